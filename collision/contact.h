@@ -1,0 +1,46 @@
+// What a pair kernel reports, and how a geom is handed to it.
+#pragma once
+
+#include "collision/vec3.h"
+
+namespace mjportal::collision {
+
+// One contact between geom 1 and geom 2, in world coordinates.
+//   dist     signed surface distance (negative: penetration); only dist <= margin is reported
+//   pos      midpoint between the two surfaces
+//   normal   unit normal pointing from geom 1 towards geom 2
+//   tangent  first tangent direction, or zero to let the caller pick one
+// Its layout (ten doubles in this order) matches MuJoCo's mjPreContact; the plugin checks that.
+struct Contact {
+  double dist;
+  Vec3 pos;
+  Vec3 normal;
+  Vec3 tangent;
+};
+
+// A geom as the kernels see it: borrowed pointers into caller-owned arrays.
+//   pos   world position of the geom frame, double[3]
+//   mat   world rotation, row-major double[9] (columns are the local axes)
+//   size  type-specific sizes, double[3] (sphere: r; capsule/cylinder: r, half-length; box:
+//         half-extents)
+struct GeomView {
+  const double* pos;
+  const double* mat;
+  const double* size;
+};
+
+// Shape types, numbered as MuJoCo numbers its geom types (the plugin asserts the match).
+enum class ShapeType : int {
+  kPlane = 0,
+  kHeightField = 1,
+  kSphere = 2,
+  kCapsule = 3,
+  kEllipsoid = 4,
+  kCylinder = 5,
+  kBox = 6,
+  kMesh = 7,
+  kSdf = 8,
+};
+constexpr int kShapeTypeCount = 9;
+
+}  // namespace mjportal::collision

@@ -1,0 +1,62 @@
+// Pair dispatch: which (type1, type2) pairs have a kernel here, and the call that runs it.
+//
+// Types are ordered as MuJoCo orders them (type1 <= type2), so the plane is always geom 1 and the
+// normal points from geom 1 to geom 2. Dispatch is a switch on a pair code, so device code needs no
+// function pointers; with constant types the compiler folds it to a direct call.
+#pragma once
+
+#include "collision/capsule_capsule.h"
+#include "collision/contact.h"
+#include "collision/plane_box.h"
+#include "collision/plane_sphere.h"
+#include "collision/sphere_capsule.h"
+#include "collision/sphere_sphere.h"
+
+namespace mjportal::collision {
+
+// The most contacts any kernel here writes for one pair (plane–box: 4).
+constexpr int kMaxPairContacts = 4;
+
+// A unique code for an ordered pair of shape types.
+MJP_HD constexpr int PairCode(ShapeType a, ShapeType b) {
+  return static_cast<int>(a) * kShapeTypeCount + static_cast<int>(b);
+}
+
+// True when CollidePair has a kernel for (a, b).
+MJP_HD constexpr bool HasPairKernel(ShapeType a, ShapeType b) {
+  switch (PairCode(a, b)) {
+    case PairCode(ShapeType::kPlane, ShapeType::kSphere):
+    case PairCode(ShapeType::kPlane, ShapeType::kCapsule):
+    case PairCode(ShapeType::kPlane, ShapeType::kBox):
+    case PairCode(ShapeType::kSphere, ShapeType::kSphere):
+    case PairCode(ShapeType::kSphere, ShapeType::kCapsule):
+    case PairCode(ShapeType::kCapsule, ShapeType::kCapsule):
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Collides geom 1 (type a) with geom 2 (type b) and writes at most kMaxPairContacts contacts with
+// dist <= margin to out. Returns the contact count, or -1 when (a, b) has no kernel here.
+MJP_HD inline int CollidePair(ShapeType a, ShapeType b, const GeomView& geom1,
+                              const GeomView& geom2, double margin, Contact* out) {
+  switch (PairCode(a, b)) {
+    case PairCode(ShapeType::kPlane, ShapeType::kSphere):
+      return CollidePlaneSphere(geom1, geom2, margin, out);
+    case PairCode(ShapeType::kPlane, ShapeType::kCapsule):
+      return CollidePlaneCapsule(geom1, geom2, margin, out);
+    case PairCode(ShapeType::kPlane, ShapeType::kBox):
+      return CollidePlaneBox(geom1, geom2, margin, out);
+    case PairCode(ShapeType::kSphere, ShapeType::kSphere):
+      return CollideSphereSphere(geom1, geom2, margin, out);
+    case PairCode(ShapeType::kSphere, ShapeType::kCapsule):
+      return CollideSphereCapsule(geom1, geom2, margin, out);
+    case PairCode(ShapeType::kCapsule, ShapeType::kCapsule):
+      return CollideCapsuleCapsule(geom1, geom2, margin, out);
+    default:
+      return -1;
+  }
+}
+
+}  // namespace mjportal::collision

@@ -1,0 +1,48 @@
+// Plane–box contact: the box corners that lie below the plane (within margin).
+//
+// Math: corner k of a box with half-extents e is c + R (±e_x, ±e_y, ±e_z), bit 0/1/2 of k choosing
+// the sign (set bit: +). With plane normal n, a corner is at height n·(c - p) + n·R v. Corners on
+// the upper half of the box (n·R v > 0) are skipped; the first four that reach within the margin are
+// reported, each at the midpoint between the corner and the plane.
+#pragma once
+
+#include "collision/contact.h"
+
+namespace mjportal::collision {
+
+// Plane (geom 1) against box (geom 2). Returns 0–4 contacts, in corner order.
+MJP_HD inline int CollidePlaneBox(const GeomView& plane, const GeomView& box, double margin,
+                                  Contact* out) {
+  // Plane normal and the height of the box centre above the plane.
+  const Vec3 normal = Column(plane.mat, 2);
+  const Vec3 box_center = Load3(box.pos);
+  const double center_height = Dot(box_center - Load3(plane.pos), normal);
+  const double* e = box.size;
+
+  int count = 0;
+  for (int corner = 0; corner < 8; ++corner) {
+    // Corner offset in the box frame, then in the world frame.
+    const Vec3 local = {(corner & 1) ? e[0] : -e[0], (corner & 2) ? e[1] : -e[1],
+                        (corner & 4) ? e[2] : -e[2]};
+    const Vec3 offset = Rotate(box.mat, local);
+
+    // Skip corners above the margin or on the upper half of the box.
+    const double offset_height = Dot(normal, offset);
+    if (center_height + offset_height > margin || offset_height > 0) {
+      continue;
+    }
+
+    // Contact halfway between the corner and the plane.
+    Contact& con = out[count];
+    con.dist = center_height + offset_height;
+    con.normal = normal;
+    con.pos = (offset + box_center) + normal * (-con.dist / 2);
+    con.tangent = {0.0, 0.0, 0.0};
+    if (++count >= 4) {
+      break;
+    }
+  }
+  return count;
+}
+
+}  // namespace mjportal::collision

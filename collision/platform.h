@@ -1,0 +1,19 @@
+// Portability layer for the kernels: one source compiles for the host (g++/clang) and for CUDA
+// devices (nvcc). Kernels are header-only, allocate nothing, throw nothing, and call no function
+// pointer; every function that a device kernel may reach carries MJP_HD.
+#pragma once
+
+#if defined(__CUDACC__)
+#define MJP_HD __host__ __device__
+#define MJP_INLINE __forceinline__
+#else
+#define MJP_HD
+#define MJP_INLINE inline __attribute__((always_inline))
+#endif
+
+namespace mjportal::collision {
+
+// Smallest denominator the kernels accept (MuJoCo's mjMINVAL for double precision).
+constexpr double kMinVal = 1e-15;
+
+}  // namespace mjportal::collision

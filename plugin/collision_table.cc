@@ -1,0 +1,103 @@
+#include "plugin/collision_table.h"
+
+#include <array>
+#include <cstring>
+#include <utility>
+
+#include "collision/pair_kernels.h"
+#include "plugin/instance.h"
+#include "plugin/routing.h"
+
+namespace mjportal {
+namespace {
+
+static_assert(mjNGEOMTYPES == collision::kShapeTypeCount, "shape types must mirror mjtGeom");
+static_assert(mjGEOM_PLANE == static_cast<int>(collision::ShapeType::kPlane) &&
+                  mjGEOM_SPHERE == static_cast<int>(collision::ShapeType::kSphere) &&
+                  mjGEOM_CAPSULE == static_cast<int>(collision::ShapeType::kCapsule) &&
+                  mjGEOM_BOX == static_cast<int>(collision::ShapeType::kBox) &&
+                  mjGEOM_MESH == static_cast<int>(collision::ShapeType::kMesh),
+              "shape type numbers must match mjtGeom");
+static_assert(sizeof(collision::Contact) == sizeof(mjPreContact), "Contact mirrors mjPreContact");
+
+// Written once by InstallCollisionTable (load time); read-only on every call path.
+mjfCollision original_table[mjNGEOMTYPES][mjNGEOMTYPES] = {};
+bool installed = false;
+
+// Copies kernel contacts into MuJoCo's buffer, field by field.
+inline void WriteContacts(const collision::Contact* in, int count, mjPreContact* out) {
+  for (int i = 0; i < count; ++i) {
+    out[i].dist = in[i].dist;
+    collision::Store3(out[i].pos, in[i].pos);
+    collision::Store3(out[i].normal, in[i].normal);
+    collision::Store3(out[i].tangent, in[i].tangent);
+  }
+}
+
+// The dispatcher installed at [Type1][Type2]: a model without an mjportal instance goes straight
+// to MuJoCo's original; with one, the instance's mode decides between our kernel and the original.
+template <int Type1, int Type2>
+int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjtNum margin) {
+  InstanceState* state = FindInstance(m, d);
+  if (state == nullptr) {
+    return original_table[Type1][Type2](m, d, con, g1, g2, margin);
+  }
+
+  constexpr auto kType1 = static_cast<collision::ShapeType>(Type1);
+  constexpr auto kType2 = static_cast<collision::ShapeType>(Type2);
+  if constexpr (collision::HasPairKernel(kType1, kType2)) {
+    if (RoutesToKernel(state->config().mode, Type1, Type2)) {
+      const collision::GeomView geom1 = {d->geom_xpos + 3 * g1, d->geom_xmat + 9 * g1,
+                                         m->geom_size + 3 * g1};
+      const collision::GeomView geom2 = {d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2,
+                                         m->geom_size + 3 * g2};
+      collision::Contact contacts[collision::kMaxPairContacts];
+      const int count = collision::CollidePair(kType1, kType2, geom1, geom2, margin, contacts);
+      WriteContacts(contacts, count, con);
+      if (state->config().stats) {
+        state->CountCall(Type1, Type2, /*ours=*/true);
+      }
+      return count;
+    }
+  }
+  if (state->config().stats) {
+    state->CountCall(Type1, Type2, /*ours=*/false);
+  }
+  return original_table[Type1][Type2](m, d, con, g1, g2, margin);
+}
+
+// The table of dispatchers, one instantiation per type pair.
+template <size_t... I>
+constexpr std::array<mjfCollision, sizeof...(I)> MakeDispatchers(std::index_sequence<I...>) {
+  return {&Dispatch<static_cast<int>(I) / mjNGEOMTYPES, static_cast<int>(I) % mjNGEOMTYPES>...};
+}
+constexpr auto kDispatchers =
+    MakeDispatchers(std::make_index_sequence<mjNGEOMTYPES * mjNGEOMTYPES>());
+
+}  // namespace
+
+void InstallCollisionTable() {
+  if (installed) {
+    return;
+  }
+  std::memcpy(original_table, mjCOLLISIONFUNC, sizeof(original_table));
+  for (int i = 0; i < mjNGEOMTYPES; ++i) {
+    for (int j = 0; j < mjNGEOMTYPES; ++j) {
+      if (original_table[i][j] != nullptr) {
+        mjCOLLISIONFUNC[i][j] = kDispatchers[i * mjNGEOMTYPES + j];
+      }
+    }
+  }
+  installed = true;
+}
+
+bool CollisionTableInstalled() { return installed; }
+
+mjfCollision OriginalCollision(int type1, int type2) {
+  if (type1 < 0 || type2 < 0 || type1 >= mjNGEOMTYPES || type2 >= mjNGEOMTYPES) {
+    return nullptr;
+  }
+  return installed ? original_table[type1][type2] : mjCOLLISIONFUNC[type1][type2];
+}
+
+}  // namespace mjportal

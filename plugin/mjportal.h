@@ -1,0 +1,49 @@
+/* mjportal: C API of libmjportal.so, beside the MuJoCo plugin "mjportal.collision".
+ *
+ * Loading the library (mj_loadPluginLibrary, or simulate's mujoco_plugin/ folder) registers the
+ * plugin and routes MuJoCo's narrowphase table through mjportal. These functions let programs and
+ * tests reach what the library keeps: the original table entries and per-instance call counts. */
+#ifndef MJPORTAL_PLUGIN_MJPORTAL_H_
+#define MJPORTAL_PLUGIN_MJPORTAL_H_
+
+#include <mujoco/mujoco.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define MJPORTAL_API __attribute__((visibility("default")))
+#else
+#define MJPORTAL_API
+#endif
+
+#define MJPORTAL_PLUGIN_NAME "mjportal.collision"
+#define MJPORTAL_PINNED_MUJOCO_VERSION 3012000
+
+/* 1 when the library replaced the mjCOLLISIONFUNC entries with its dispatchers, else 0 (for
+ * example when the running MuJoCo differs from the headers the library was built with). */
+MJPORTAL_API int mjportal_hookInstalled(void);
+
+/* The table entry MuJoCo had for (type1, type2) before the library installed its dispatcher:
+ * MuJoCo's own collider, the oracle for compat mode. NULL for an empty entry or bad types. */
+MJPORTAL_API mjfCollision mjportal_originalCollision(int type1, int type2);
+
+/* 1 when the model's mjportal instance (in its active mode) answers (type1, type2) with mjportal's
+ * own kernel, 0 when it delegates to MuJoCo's original; -1 when m has no mjportal instance. */
+MJPORTAL_API int mjportal_routesToKernel(const mjModel* m, int type1, int type2);
+
+/* Narrowphase call counts of d's mjportal instance since its creation or the last reset of the
+ * counts, per type pair (row-major [mjNGEOMTYPES][mjNGEOMTYPES]): `ours` answered by mjportal
+ * kernels, `delegated` by MuJoCo's originals. Counting requires the config key stats="true".
+ * Returns 0 on success, -1 when d has no mjportal instance or counting is off. */
+MJPORTAL_API int mjportal_pairCounts(const mjModel* m, const mjData* d, long long* ours,
+                              long long* delegated);
+
+/* Sets the counts of d's mjportal instance to zero. */
+MJPORTAL_API void mjportal_resetPairCounts(const mjModel* m, mjData* d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MJPORTAL_PLUGIN_MJPORTAL_H_ */

@@ -1,0 +1,121 @@
+// Per-call oracle: for each pair type mjportal answers, seeded random sizes, poses and margins go
+// through MuJoCo's saved original entry and through the installed dispatcher (mjportal's kernel);
+// counts and the returned mjPreContact entries must be memcmp-equal.
+//
+// MJPORTAL_ORACLE_CASES sets the cases per pair type and mode (default 100000); on a mismatch the
+// test prints the case with %.17g values.
+#include <cstdlib>
+#include <cstring>
+#include <ostream>
+#include <string>
+
+#include "plugin/mjportal.h"
+#include "tests/fixture.h"
+#include "tools/common/pair_scene.h"
+
+namespace mjportal::testing {
+namespace {
+
+using tools::PairCase;
+using tools::PairScene;
+
+struct OracleParam {
+  int type1;
+  int type2;
+  const char* mode;
+};
+
+void PrintTo(const OracleParam& p, std::ostream* os) {
+  *os << tools::GeomTypeName(p.type1) << "-" << tools::GeomTypeName(p.type2) << " " << p.mode;
+}
+
+std::string ParamName(const ::testing::TestParamInfo<OracleParam>& info) {
+  return std::string(tools::GeomTypeName(info.param.type1)) + "_" +
+         tools::GeomTypeName(info.param.type2) + "_" + info.param.mode;
+}
+
+long CasesFromEnv() {
+  const char* env = std::getenv("MJPORTAL_ORACLE_CASES");
+  const long cases = env ? std::strtol(env, nullptr, 10) : 100000;
+  return cases > 0 ? cases : 100000;
+}
+
+class OraclePairsTest : public MujocoTest, public ::testing::WithParamInterface<OracleParam> {};
+
+TEST_P(OraclePairsTest, MatchesOriginalBitForBit) {
+  const tools::PluginApi& api = LoadPlugin();
+  const OracleParam p = GetParam();
+  constexpr int kBatch = 4096;
+  std::string error;
+  PairScene scene = PairScene::Create(p.type1, p.type2, kBatch, {{"mode", p.mode}}, &error);
+  ASSERT_TRUE(scene.ok()) << error;
+  ASSERT_EQ(api.routesToKernel(scene.model(), p.type1, p.type2), 1);
+
+  const mjfCollision original = api.originalCollision(p.type1, p.type2);
+  const mjfCollision dispatcher = mjCOLLISIONFUNC[p.type1][p.type2];
+  ASSERT_NE(original, nullptr);
+  ASSERT_NE(original, dispatcher);
+
+  const long total = CasesFromEnv();
+  long done = 0, hits = 0, multi = 0;
+  for (std::uint64_t batch = 0; done < total; ++batch) {
+    scene.Randomize(1000003 * batch + p.type1 * 31 + p.type2);
+    for (const PairCase& c : scene.cases()) {
+      if (done++ >= total) break;
+      mjPreContact expected[mjMAXCONPAIR], actual[mjMAXCONPAIR];
+      std::memset(expected, 0, sizeof(expected));
+      std::memset(actual, 0, sizeof(actual));
+      const int n_expected =
+          original(scene.model(), scene.data(), expected, c.geom1, c.geom2, c.margin);
+      const int n_actual =
+          dispatcher(scene.model(), scene.data(), actual, c.geom1, c.geom2, c.margin);
+      ASSERT_EQ(n_actual, n_expected) << "contact count differs\n" << scene.Describe(c);
+      ASSERT_EQ(std::memcmp(actual, expected, sizeof(mjPreContact) * n_expected), 0)
+          << "contacts differ\n"
+          << scene.Describe(c);
+      hits += n_expected > 0;
+      multi += n_expected > 1;
+    }
+  }
+
+  // The sample must exercise both outcomes to mean something.
+  EXPECT_GT(hits, total / 10) << "too few contacts in the sample";
+  EXPECT_LT(hits, total - total / 10) << "too few separated pairs in the sample";
+  if (p.type1 != mjGEOM_SPHERE && p.type2 != mjGEOM_SPHERE) {  // can return several
+    EXPECT_GT(multi, 0) << "no multi-contact case was sampled";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AnalyticPairs, OraclePairsTest,
+    ::testing::Values(OracleParam{mjGEOM_PLANE, mjGEOM_SPHERE, "compat"},
+                      OracleParam{mjGEOM_PLANE, mjGEOM_CAPSULE, "compat"},
+                      OracleParam{mjGEOM_PLANE, mjGEOM_BOX, "compat"},
+                      OracleParam{mjGEOM_SPHERE, mjGEOM_SPHERE, "compat"},
+                      OracleParam{mjGEOM_SPHERE, mjGEOM_CAPSULE, "compat"},
+                      OracleParam{mjGEOM_CAPSULE, mjGEOM_CAPSULE, "compat"},
+                      OracleParam{mjGEOM_PLANE, mjGEOM_BOX, "fast"},
+                      OracleParam{mjGEOM_CAPSULE, mjGEOM_CAPSULE, "fast"}),
+    ParamName);
+
+// A model without an mjportal instance: the dispatcher hands every call to the original.
+TEST_F(MujocoTest, WithoutInstanceDispatcherEqualsOriginal) {
+  const tools::PluginApi& api = LoadPlugin();
+  std::string error;
+  PairScene scene = PairScene::Create(mjGEOM_CAPSULE, mjGEOM_CAPSULE, 512, {}, &error);
+  ASSERT_TRUE(scene.ok()) << error;
+  EXPECT_EQ(api.routesToKernel(scene.model(), mjGEOM_CAPSULE, mjGEOM_CAPSULE), -1);
+  scene.Randomize(42);
+  for (const PairCase& c : scene.cases()) {
+    mjPreContact expected[mjMAXCONPAIR] = {}, actual[mjMAXCONPAIR] = {};
+    const int n = api.originalCollision(mjGEOM_CAPSULE, mjGEOM_CAPSULE)(
+        scene.model(), scene.data(), expected, c.geom1, c.geom2, c.margin);
+    ASSERT_EQ(mjCOLLISIONFUNC[mjGEOM_CAPSULE][mjGEOM_CAPSULE](scene.model(), scene.data(), actual,
+                                                                c.geom1, c.geom2, c.margin),
+              n);
+    ASSERT_EQ(std::memcmp(actual, expected, sizeof(mjPreContact) * n), 0) << scene.Describe(c);
+  }
+}
+
+}  // namespace
+}  // namespace mjportal::testing

@@ -1,0 +1,57 @@
+"""mjportal-compare's command line: --json on a bundled model gives the documented keys and a
+bitwise verdict; a bad path or a bad flag exits non-zero with a message.
+
+usage: python compare_cli_test.py COMPARE_BINARY MODELS_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+BINARY, MODELS = sys.argv[1], sys.argv[2]
+del sys.argv[1:3]
+
+
+def run(*args):
+    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=300)
+
+
+class CompareCliTest(unittest.TestCase):
+    def test_json_keys_and_verdict(self):
+        out = run(os.path.join(MODELS, "box_stack.xml"), "--mode", "compat", "--steps", "200",
+                  "--json")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        report = json.loads(out.stdout)
+        for key in ("bitwise_identical", "steps", "first_divergence_step", "pairs_ours",
+                    "pairs_delegated", "pairs_by_type", "ns_per_step_stock", "ns_per_step_plugin"):
+            self.assertIn(key, report)
+        self.assertIs(report["bitwise_identical"], True)
+        self.assertIsNone(report["first_divergence_step"])
+        self.assertEqual(report["steps"], 200)
+        self.assertGreater(report["pairs_ours"], 0)
+        # box-box is delegated for now; plane-box is ours.
+        self.assertGreater(report["pairs_by_type"]["plane-box"]["ours"], 0)
+        self.assertEqual(report["pairs_by_type"]["plane-box"]["delegated"], 0)
+        self.assertGreater(report["pairs_by_type"]["box-box"]["delegated"], 0)
+        self.assertEqual(report["pairs_ours"] + report["pairs_delegated"],
+                         sum(v["ours"] + v["delegated"] for v in report["pairs_by_type"].values()))
+
+    def test_text_report(self):
+        out = run(os.path.join(MODELS, "sphere_on_plane.xml"), "--steps", "50")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("bitwise identical:   yes", out.stdout)
+
+    def test_bad_path_fails_with_message(self):
+        out = run("/nonexistent/model.xml")
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("/nonexistent/model.xml", out.stderr)
+
+    def test_bad_mode_fails_with_message(self):
+        out = run(os.path.join(MODELS, "box_stack.xml"), "--mode", "quick")
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("--mode", out.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,113 @@
+// Per-call cost of the narrowphase pairs mjportal answers itself: MuJoCo's original table entry
+// against mjportal's dispatcher (compat mode), in one process, on the same seeded random poses
+// (about half of them in contact). Prints Google Benchmark's table, then one ratio per pair type.
+//
+//   build/bin/mjportal-bench-pairs [--benchmark_repetitions=N] [google benchmark flags]
+#include <benchmark/benchmark.h>
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "plugin/mjportal.h"
+#include "tools/common/pair_scene.h"
+#include "tools/common/plugin_api.h"
+
+namespace mjportal::tools {
+namespace {
+
+constexpr int kCases = 1024;
+constexpr int kPairs[][2] = {{mjGEOM_PLANE, mjGEOM_SPHERE},   {mjGEOM_PLANE, mjGEOM_CAPSULE},
+                             {mjGEOM_PLANE, mjGEOM_BOX},      {mjGEOM_SPHERE, mjGEOM_SPHERE},
+                             {mjGEOM_SPHERE, mjGEOM_CAPSULE}, {mjGEOM_CAPSULE, mjGEOM_CAPSULE}};
+
+// Calls `entry` on every case of the scene in turn, one call per iteration.
+void CallEntry(benchmark::State& state, const PairScene* scene, mjfCollision entry) {
+  mjPreContact con[mjMAXCONPAIR];
+  const std::vector<PairCase>& cases = scene->cases();
+  size_t i = 0;
+  long long contacts = 0;
+  for (auto _ : state) {
+    const PairCase& c = cases[i];
+    contacts += entry(scene->model(), scene->data(), con, c.geom1, c.geom2, c.margin);
+    benchmark::DoNotOptimize(con);
+    i = (i + 1 == cases.size()) ? 0 : i + 1;
+  }
+  state.counters["contacts/call"] =
+      benchmark::Counter(static_cast<double>(contacts) / static_cast<double>(state.iterations()));
+}
+
+// Keeps the fastest repetition of each benchmark for the ratio table.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.run_type != Run::RT_Iteration || run.iterations == 0) continue;
+      const double ns = run.GetAdjustedRealTime();
+      auto [it, inserted] = best_.emplace(run.run_name.function_name, ns);
+      if (!inserted) it->second = std::min(it->second, ns);
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  double Best(const std::string& name) const {
+    auto it = best_.find(name);
+    return it == best_.end() ? 0 : it->second;
+  }
+
+ private:
+  std::map<std::string, double> best_;
+};
+
+}  // namespace
+}  // namespace mjportal::tools
+
+int main(int argc, char** argv) {
+  using namespace mjportal::tools;
+  std::string error;
+  const PluginApi* api = LoadPluginApi(DefaultPluginPath(), &error);
+  if (api == nullptr) {
+    std::fprintf(stderr, "mjportal-bench-pairs: %s\n", error.c_str());
+    return 1;
+  }
+
+  // One scene per pair type; stock and mjportal registered side by side.
+  std::vector<PairScene> scenes;
+  std::vector<std::string> names;
+  for (const auto& pair : kPairs) {
+    scenes.push_back(PairScene::Create(pair[0], pair[1], kCases, {{"mode", "compat"}}, &error));
+    if (!scenes.back().ok()) {
+      std::fprintf(stderr, "mjportal-bench-pairs: %s\n", error.c_str());
+      return 1;
+    }
+    scenes.back().Randomize(20261202);
+  }
+  for (size_t k = 0; k < scenes.size(); ++k) {
+    const PairScene* scene = &scenes[k];
+    const int t1 = scene->type1(), t2 = scene->type2();
+    const std::string name = std::string(GeomTypeName(t1)) + "-" + GeomTypeName(t2);
+    names.push_back(name);
+    benchmark::RegisterBenchmark((name + "/stock").c_str(), CallEntry, scene,
+                                 api->originalCollision(t1, t2));
+    benchmark::RegisterBenchmark((name + "/mjportal").c_str(), CallEntry, scene,
+                                 mjCOLLISIONFUNC[t1][t2]);
+  }
+
+  benchmark::Initialize(&argc, argv);
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+
+  // Ratio table: fastest repetition of each.
+  std::printf("\n%-18s %12s %12s %8s\n", "pair", "stock ns", "mjportal ns", "ratio");
+  for (const std::string& name : names) {
+    const double stock = reporter.Best(name + "/stock");
+    const double ours = reporter.Best(name + "/mjportal");
+    if (stock > 0 && ours > 0) {
+      std::printf("%-18s %12.2f %12.2f %8.3f\n", name.c_str(), stock, ours, ours / stock);
+    }
+  }
+  benchmark::Shutdown();
+  return 0;
+}

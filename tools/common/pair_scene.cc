@@ -1,0 +1,183 @@
+#include "tools/common/pair_scene.h"
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+#include "plugin/mjportal.h"
+
+namespace mjportal::tools {
+namespace {
+
+const char* const kTypeNames[mjNGEOMTYPES] = {"plane",    "hfield", "sphere", "capsule", "ellipsoid",
+                                             "cylinder", "box",    "mesh",   "sdf"};
+
+// Radius of a sphere that bounds the geom, from its sizes.
+double BoundingRadius(int type, const mjtNum* size) {
+  switch (type) {
+    case mjGEOM_SPHERE:
+      return size[0];
+    case mjGEOM_CAPSULE:
+      return size[0] + size[1];
+    case mjGEOM_CYLINDER:
+      return std::sqrt(size[0] * size[0] + size[1] * size[1]);
+    default:
+      return std::sqrt(size[0] * size[0] + size[1] * size[1] + size[2] * size[2]);
+  }
+}
+
+class Sampler {
+ public:
+  explicit Sampler(std::uint64_t seed) : rng_(seed) {}
+  double Uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
+  bool Chance(double p) { return Uniform(0, 1) < p; }
+
+  // A uniformly random rotation, as a row-major matrix.
+  void Rotation(mjtNum mat[9]) {
+    std::normal_distribution<double> gauss;
+    mjtNum quat[4] = {gauss(rng_), gauss(rng_), gauss(rng_), gauss(rng_)};
+    mju_normalize4(quat);
+    mju_quat2Mat(mat, quat);
+  }
+
+  // A uniformly random unit vector.
+  void Direction(mjtNum dir[3]) {
+    std::normal_distribution<double> gauss;
+    dir[0] = gauss(rng_);
+    dir[1] = gauss(rng_);
+    dir[2] = gauss(rng_);
+    mju_normalize3(dir);
+  }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+}  // namespace
+
+const char* GeomTypeName(int type) {
+  return type >= 0 && type < mjNGEOMTYPES ? kTypeNames[type] : "unknown";
+}
+
+PairScene PairScene::Create(int type1, int type2, int count, const PluginConfig& config,
+                            std::string* error) {
+  // Static geoms in the world body; none collides if the model is ever stepped.
+  std::ostringstream xml;
+  xml << "<mujoco>";
+  if (!config.empty()) {
+    xml << "<extension><plugin plugin=\"" MJPORTAL_PLUGIN_NAME "\"><instance name=\"np\">";
+    for (const auto& [key, value] : config) {
+      xml << "<config key=\"" << key << "\" value=\"" << value << "\"/>";
+    }
+    xml << "</instance></plugin></extension>";
+  }
+  xml << "<worldbody>";
+  for (int i = 0; i < 2 * count; ++i) {
+    xml << "<geom type=\"" << kTypeNames[i % 2 ? type2 : type1]
+        << "\" size=\"1 1 1\" contype=\"0\" conaffinity=\"0\"/>";
+  }
+  xml << "</worldbody></mujoco>";
+
+  PairScene scene;
+  scene.type1_ = type1;
+  scene.type2_ = type2;
+  char buffer[1024] = "";
+  mjSpec* spec = mj_parseXMLString(xml.str().c_str(), nullptr, buffer, sizeof(buffer));
+  if (!spec) {
+    *error = buffer;
+    return scene;
+  }
+  scene.model_.reset(mj_compile(spec, nullptr));
+  if (!scene.model_) {
+    *error = mjs_getError(spec);
+  }
+  mj_deleteSpec(spec);
+  if (scene.model_) {
+    scene.data_.reset(mj_makeData(scene.model_.get()));
+    for (int i = 0; i < count; ++i) {
+      scene.cases_.push_back({2 * i, 2 * i + 1, 0.0});
+    }
+  }
+  return scene;
+}
+
+void PairScene::Randomize(std::uint64_t seed) {
+  Sampler s(seed);
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  for (PairCase& c : cases_) {
+    mjtNum* size1 = m->geom_size + 3 * c.geom1;
+    mjtNum* size2 = m->geom_size + 3 * c.geom2;
+    mjtNum* pos1 = d->geom_xpos + 3 * c.geom1;
+    mjtNum* pos2 = d->geom_xpos + 3 * c.geom2;
+    mjtNum* mat1 = d->geom_xmat + 9 * c.geom1;
+    mjtNum* mat2 = d->geom_xmat + 9 * c.geom2;
+
+    // Sizes in [0.05, 1], occasionally thin or large.
+    for (int k = 0; k < 3; ++k) {
+      size1[k] = s.Uniform(0.05, 1.0);
+      size2[k] = s.Chance(0.05) ? s.Uniform(1.0, 5.0) : s.Uniform(0.05, 1.0);
+    }
+
+    // Orientations: random, identity, or geom 2 parallel / antiparallel to geom 1.
+    s.Rotation(mat1);
+    const double pick = s.Uniform(0, 1);
+    if (pick < 0.05) {
+      mju_copy(mat2, mat1, 9);
+    } else if (pick < 0.10) {
+      mju_copy(mat2, mat1, 9);
+      for (int k : {0, 2, 3, 5, 6, 8}) mat2[k] = -mat2[k];  // rotate by pi about local y
+    } else if (pick < 0.15) {
+      mju_eye(mat1, 3);
+      mju_eye(mat2, 3);
+    } else {
+      s.Rotation(mat2);
+    }
+
+    // Positions: geom 2 at a random direction from geom 1, at a distance that overlaps about half
+    // of the time; occasionally exactly the bounding distance or coincident.
+    for (int k = 0; k < 3; ++k) pos1[k] = s.Uniform(-1, 1);
+    mjtNum dir[3];
+    s.Direction(dir);
+    const double reach = (type1_ == mjGEOM_PLANE ? 0.0 : BoundingRadius(type1_, size1)) +
+                         BoundingRadius(type2_, size2);
+    double distance = s.Uniform(0.0, 1.2 * reach);
+    if (s.Chance(0.03)) distance = reach;
+    if (s.Chance(0.03)) distance = 0;
+    if (type1_ == mjGEOM_PLANE) {
+      // Height along the plane normal in [-reach/2, 2 reach], plus a lateral offset.
+      const double height = s.Uniform(-0.5, 2.0) * reach;
+      for (int k = 0; k < 3; ++k) pos2[k] = pos1[k] + mat1[3 * k + 2] * height + dir[k] * 0.3;
+    } else {
+      for (int k = 0; k < 3; ++k) pos2[k] = pos1[k] + dir[k] * distance;
+    }
+
+    // Margins: zero, small, or a large distance query.
+    const double m_pick = s.Uniform(0, 1);
+    c.margin = m_pick < 0.5 ? 0.0 : (m_pick < 0.9 ? s.Uniform(0, 0.2) : s.Uniform(1, 100));
+  }
+}
+
+std::string PairScene::Describe(const PairCase& c) const {
+  const mjModel* m = model_.get();
+  const mjData* d = data_.get();
+  std::ostringstream out;
+  char line[512];
+  for (int g : {c.geom1, c.geom2}) {
+    const mjtNum* p = d->geom_xpos + 3 * g;
+    const mjtNum* r = d->geom_xmat + 9 * g;
+    const mjtNum* z = m->geom_size + 3 * g;
+    std::snprintf(line, sizeof(line),
+                  "%s pos={%.17g, %.17g, %.17g} size={%.17g, %.17g, %.17g}\n  mat={%.17g, %.17g, "
+                  "%.17g, %.17g, %.17g, %.17g, %.17g, %.17g, %.17g}\n",
+                  GeomTypeName(m->geom_type[g]), p[0], p[1], p[2], z[0], z[1], z[2], r[0], r[1],
+                  r[2], r[3], r[4], r[5], r[6], r[7], r[8]);
+    out << line;
+  }
+  std::snprintf(line, sizeof(line), "margin=%.17g\n", c.margin);
+  out << line;
+  return out.str();
+}
+
+}  // namespace mjportal::tools

@@ -1,0 +1,54 @@
+// Seeded random geom pairs for per-call comparisons and benchmarks: a static model holding `count`
+// pairs of geoms of types (type1, type2), whose sizes, poses and margins are drawn from a seed.
+// Poses are written straight into mjData (geom_xpos, geom_xmat), so narrowphase entries can be
+// called on them without stepping.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tools/common/model_variants.h"
+
+namespace mjportal::tools {
+
+struct PairCase {
+  int geom1;
+  int geom2;
+  double margin;  // margin + gap, as MuJoCo passes it to a table entry
+};
+
+class PairScene {
+ public:
+  // `config` empty: no mjportal instance (stock); else the instance's config keys.
+  static PairScene Create(int type1, int type2, int count, const PluginConfig& config,
+                          std::string* error);
+
+  // Draws sizes, poses and margins for every pair from `seed`. The mix: about half of the pairs
+  // overlap, and some are special (coincident centres, parallel or antiparallel axes, identity
+  // rotations, touching distance, zero or large margins).
+  void Randomize(std::uint64_t seed);
+
+  // One line per geom with %.17g values, enough to rebuild the case.
+  std::string Describe(const PairCase& c) const;
+
+  bool ok() const { return model_ != nullptr && data_ != nullptr; }
+  const mjModel* model() const { return model_.get(); }
+  mjData* data() const { return data_.get(); }
+  const std::vector<PairCase>& cases() const { return cases_; }
+  int type1() const { return type1_; }
+  int type2() const { return type2_; }
+
+ private:
+  int type1_ = 0, type2_ = 0;
+  ModelPtr model_;
+  DataPtr data_;
+  std::vector<PairCase> cases_;
+};
+
+// "plane", "sphere", ... for a geom type.
+const char* GeomTypeName(int type);
+
+}  // namespace mjportal::tools

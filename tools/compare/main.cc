@@ -1,0 +1,200 @@
+// mjportal-compare: runs any MJCF with stock MuJoCo and with mjportal from the same initial state
+// and reports whether the trajectories are bitwise identical, where they first diverge, how far
+// apart they drift, the time per step of each, and which pair types mjportal answered itself.
+//
+//   mjportal-compare MODEL.xml [--mode compat|fast] [--steps N] [--json] [--plugin PATH]
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "plugin/mjportal.h"
+#include "tools/common/lockstep.h"
+#include "tools/common/model_variants.h"
+#include "tools/common/plugin_api.h"
+
+namespace mjportal::tools {
+namespace {
+
+const char* const kTypeNames[mjNGEOMTYPES] = {"plane",    "hfield", "sphere", "capsule", "ellipsoid",
+                                             "cylinder", "box",    "mesh",   "sdf"};
+
+struct Options {
+  std::string model;
+  std::string mode = "compat";
+  std::string plugin = DefaultPluginPath();
+  int steps = 1000;
+  bool json = false;
+};
+
+int Usage(const char* why) {
+  std::fprintf(stderr,
+               "mjportal-compare: %s\n"
+               "usage: mjportal-compare MODEL.xml [--mode compat|fast] [--steps N] [--json] "
+               "[--plugin PATH]\n",
+               why);
+  return 2;
+}
+
+// Nanoseconds per step over `steps` steps from d's reset state.
+double TimeSteps(const mjModel* m, mjData* d, int steps) {
+  mj_resetData(m, d);
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < steps; ++i) {
+    mj_step(m, d);
+  }
+  const auto stop = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::nano>(stop - start).count() / std::max(1, steps);
+}
+
+struct PairRow {
+  std::string name;
+  long long ours;
+  long long delegated;
+};
+
+void PrintText(const Options& opt, const LockstepReport& r, double ns_stock, double ns_plugin,
+               const std::vector<PairRow>& pairs, long long ours, long long delegated) {
+  std::printf("model:               %s\n", opt.model.c_str());
+  std::printf("mode:                %s\n", opt.mode.c_str());
+  std::printf("steps:               %d\n", r.steps);
+  std::printf("bitwise identical:   %s\n", r.bitwise_identical() ? "yes" : "no");
+  if (!r.bitwise_identical()) {
+    std::printf("first divergence:    step %d, field %s\n", r.first_divergence_step,
+                r.first_divergence_field.c_str());
+  }
+  std::printf("max |dqpos|, |dqvel|: %.3g, %.3g\n", r.max_abs_dqpos, r.max_abs_dqvel);
+  std::printf("contacts per step:   %.2f\n", r.contacts_per_step);
+  std::printf("ns per step:         stock %.0f, plugin %.0f, ratio %.3f\n", ns_stock, ns_plugin,
+              ns_plugin / ns_stock);
+  std::printf("narrowphase calls:   mjportal %lld, delegated %lld\n", ours, delegated);
+  for (const PairRow& row : pairs) {
+    std::printf("  %-20s mjportal %10lld   delegated %10lld\n", row.name.c_str(), row.ours,
+                row.delegated);
+  }
+}
+
+void PrintJson(const Options& opt, const LockstepReport& r, double ns_stock, double ns_plugin,
+               const std::vector<PairRow>& pairs, long long ours, long long delegated) {
+  std::printf("{\"model\": \"%s\", \"mode\": \"%s\", \"steps\": %d, \"bitwise_identical\": %s, ",
+              opt.model.c_str(), opt.mode.c_str(), r.steps,
+              r.bitwise_identical() ? "true" : "false");
+  if (r.bitwise_identical()) {
+    std::printf("\"first_divergence_step\": null, \"first_divergence_field\": null, ");
+  } else {
+    std::printf("\"first_divergence_step\": %d, \"first_divergence_field\": \"%s\", ",
+                r.first_divergence_step, r.first_divergence_field.c_str());
+  }
+  std::printf("\"max_abs_dqpos\": %.17g, \"max_abs_dqvel\": %.17g, \"contacts_per_step\": %.17g, ",
+              r.max_abs_dqpos, r.max_abs_dqvel, r.contacts_per_step);
+  std::printf("\"ns_per_step_stock\": %.17g, \"ns_per_step_plugin\": %.17g, ", ns_stock, ns_plugin);
+  std::printf("\"pairs_ours\": %lld, \"pairs_delegated\": %lld, \"pairs_by_type\": {", ours,
+              delegated);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    std::printf("%s\"%s\": {\"ours\": %lld, \"delegated\": %lld}", i ? ", " : "",
+                pairs[i].name.c_str(), pairs[i].ours, pairs[i].delegated);
+  }
+  std::printf("}}\n");
+}
+
+int Run(const Options& opt) {
+  std::string error;
+  const PluginApi* api = LoadPluginApi(opt.plugin, &error);
+  if (api == nullptr) {
+    std::fprintf(stderr, "mjportal-compare: %s\n", error.c_str());
+    return 1;
+  }
+
+  // Stock, plugin with call counting (verification), plugin without (timing).
+  ModelPtr stock = LoadStock(opt.model, &error);
+  ModelPtr counted = stock ? LoadWithPlugin(opt.model, {{"mode", opt.mode}, {"stats", "true"}},
+                                            &error)
+                           : nullptr;
+  ModelPtr timed = counted ? LoadWithPlugin(opt.model, {{"mode", opt.mode}, {"stats", "false"}},
+                                            &error)
+                           : nullptr;
+  if (!timed) {
+    std::fprintf(stderr, "mjportal-compare: %s\n", error.c_str());
+    return 1;
+  }
+  DataPtr d_stock(mj_makeData(stock.get()));
+  DataPtr d_counted(mj_makeData(counted.get()));
+  DataPtr d_timed(mj_makeData(timed.get()));
+  if (!d_stock || !d_counted || !d_timed) {
+    std::fprintf(stderr, "mjportal-compare: cannot allocate mjData for '%s'\n", opt.model.c_str());
+    return 1;
+  }
+
+  // Lockstep verification from the same initial state.
+  const LockstepReport report =
+      RunLockstep(stock.get(), d_stock.get(), counted.get(), d_counted.get(), opt.steps);
+
+  // Interleaved timing rounds; the fastest round of each counts (this machine is noisy).
+  double ns_stock = 1e300, ns_plugin = 1e300;
+  for (int round = 0; round < 3; ++round) {
+    ns_stock = std::min(ns_stock, TimeSteps(stock.get(), d_stock.get(), opt.steps));
+    ns_plugin = std::min(ns_plugin, TimeSteps(timed.get(), d_timed.get(), opt.steps));
+  }
+
+  // Narrowphase calls by pair type.
+  long long ours_table[mjNGEOMTYPES * mjNGEOMTYPES] = {};
+  long long delegated_table[mjNGEOMTYPES * mjNGEOMTYPES] = {};
+  api->pairCounts(counted.get(), d_counted.get(), ours_table, delegated_table);
+  std::vector<PairRow> pairs;
+  long long ours = 0, delegated = 0;
+  for (int i = 0; i < mjNGEOMTYPES * mjNGEOMTYPES; ++i) {
+    ours += ours_table[i];
+    delegated += delegated_table[i];
+    if (ours_table[i] || delegated_table[i]) {
+      pairs.push_back({std::string(kTypeNames[i / mjNGEOMTYPES]) + "-" +
+                           kTypeNames[i % mjNGEOMTYPES],
+                       ours_table[i], delegated_table[i]});
+    }
+  }
+
+  (opt.json ? PrintJson : PrintText)(opt, report, ns_stock, ns_plugin, pairs, ours, delegated);
+  return 0;
+}
+
+}  // namespace
+}  // namespace mjportal::tools
+
+int main(int argc, char** argv) {
+  mjportal::tools::Options opt;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--json") {
+      opt.json = true;
+    } else if (arg == "--mode" && has_value) {
+      opt.mode = argv[++i];
+      if (opt.mode != "compat" && opt.mode != "fast") {
+        return mjportal::tools::Usage("--mode must be 'compat' or 'fast'");
+      }
+    } else if (arg == "--steps" && has_value) {
+      char* end = nullptr;
+      const long steps = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || steps < 1 || steps > 100000000) {
+        return mjportal::tools::Usage("--steps must be an integer in [1, 100000000]");
+      }
+      opt.steps = static_cast<int>(steps);
+    } else if (arg == "--plugin" && has_value) {
+      opt.plugin = argv[++i];
+    } else if (arg == "-h" || arg == "--help") {
+      return mjportal::tools::Usage("compare stock MuJoCo and mjportal on one model");
+    } else if (!arg.empty() && arg[0] != '-' && opt.model.empty()) {
+      opt.model = arg;
+    } else {
+      return mjportal::tools::Usage(("unexpected argument '" + arg + "'").c_str());
+    }
+  }
+  if (opt.model.empty()) {
+    return mjportal::tools::Usage("missing MODEL.xml");
+  }
+  return mjportal::tools::Run(opt);
+}
