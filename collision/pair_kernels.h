@@ -37,23 +37,46 @@ MJP_HD constexpr bool HasPairKernel(ShapeType a, ShapeType b) {
   }
 }
 
-// Collides geom 1 (type a) with geom 2 (type b) and writes at most kMaxPairContacts contacts with
-// dist <= margin to out. Returns the contact count, or -1 when (a, b) has no kernel here.
+// Collides geom 1 (type A) with geom 2 (type B), types known at compile time: a direct, inlined
+// call of the kernel. Writes at most kMaxPairContacts contacts with dist <= margin to out and
+// returns their count, or -1 when (A, B) has no kernel here.
+template <ShapeType A, ShapeType B>
+MJP_HD MJP_INLINE int CollidePairOf(const GeomView& geom1, const GeomView& geom2, double margin,
+                                    Contact* out) {
+  if constexpr (A == ShapeType::kPlane && B == ShapeType::kSphere) {
+    return CollidePlaneSphere(geom1, geom2, margin, out);
+  } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kCapsule) {
+    return CollidePlaneCapsule(geom1, geom2, margin, out);
+  } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kBox) {
+    return CollidePlaneBox(geom1, geom2, margin, out);
+  } else if constexpr (A == ShapeType::kSphere && B == ShapeType::kSphere) {
+    return CollideSphereSphere(geom1, geom2, margin, out);
+  } else if constexpr (A == ShapeType::kSphere && B == ShapeType::kCapsule) {
+    return CollideSphereCapsule(geom1, geom2, margin, out);
+  } else if constexpr (A == ShapeType::kCapsule && B == ShapeType::kCapsule) {
+    return CollideCapsuleCapsule(geom1, geom2, margin, out);
+  } else {
+    static_assert(!HasPairKernel(A, B), "HasPairKernel and CollidePairOf must agree");
+    return -1;
+  }
+}
+
+// The same with types known at run time (a switch, for batched code): see CollidePairOf.
 MJP_HD inline int CollidePair(ShapeType a, ShapeType b, const GeomView& geom1,
                               const GeomView& geom2, double margin, Contact* out) {
   switch (PairCode(a, b)) {
     case PairCode(ShapeType::kPlane, ShapeType::kSphere):
-      return CollidePlaneSphere(geom1, geom2, margin, out);
+      return CollidePairOf<ShapeType::kPlane, ShapeType::kSphere>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kPlane, ShapeType::kCapsule):
-      return CollidePlaneCapsule(geom1, geom2, margin, out);
+      return CollidePairOf<ShapeType::kPlane, ShapeType::kCapsule>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kPlane, ShapeType::kBox):
-      return CollidePlaneBox(geom1, geom2, margin, out);
+      return CollidePairOf<ShapeType::kPlane, ShapeType::kBox>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kSphere, ShapeType::kSphere):
-      return CollideSphereSphere(geom1, geom2, margin, out);
+      return CollidePairOf<ShapeType::kSphere, ShapeType::kSphere>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kSphere, ShapeType::kCapsule):
-      return CollideSphereCapsule(geom1, geom2, margin, out);
+      return CollidePairOf<ShapeType::kSphere, ShapeType::kCapsule>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kCapsule, ShapeType::kCapsule):
-      return CollideCapsuleCapsule(geom1, geom2, margin, out);
+      return CollidePairOf<ShapeType::kCapsule, ShapeType::kCapsule>(geom1, geom2, margin, out);
     default:
       return -1;
   }

@@ -1,6 +1,7 @@
 #include "plugin/collision_table.h"
 
 #include <array>
+#include <cstddef>
 #include <cstring>
 #include <utility>
 
@@ -18,21 +19,23 @@ static_assert(mjGEOM_PLANE == static_cast<int>(collision::ShapeType::kPlane) &&
                   mjGEOM_BOX == static_cast<int>(collision::ShapeType::kBox) &&
                   mjGEOM_MESH == static_cast<int>(collision::ShapeType::kMesh),
               "shape type numbers must match mjtGeom");
-static_assert(sizeof(collision::Contact) == sizeof(mjPreContact), "Contact mirrors mjPreContact");
+// Kernels write straight into MuJoCo's buffer: Contact has mjPreContact's exact layout (checked
+// here), and the plugin is compiled with -fno-strict-aliasing so that the cast is well defined.
+// Writing through a local array and copying instead costs a store-forwarding stall per contact.
+static_assert(sizeof(collision::Contact) == sizeof(mjPreContact) &&
+                  offsetof(collision::Contact, dist) == offsetof(mjPreContact, dist) &&
+                  offsetof(collision::Contact, pos) == offsetof(mjPreContact, pos) &&
+                  offsetof(collision::Contact, normal) == offsetof(mjPreContact, normal) &&
+                  offsetof(collision::Contact, tangent) == offsetof(mjPreContact, tangent) &&
+                  sizeof(collision::Vec3) == 3 * sizeof(mjtNum),
+              "Contact must mirror mjPreContact");
+inline collision::Contact* AsContacts(mjPreContact* con) {
+  return reinterpret_cast<collision::Contact*>(con);
+}
 
 // Written once by InstallCollisionTable (load time); read-only on every call path.
 mjfCollision original_table[mjNGEOMTYPES][mjNGEOMTYPES] = {};
 bool installed = false;
-
-// Copies kernel contacts into MuJoCo's buffer, field by field.
-inline void WriteContacts(const collision::Contact* in, int count, mjPreContact* out) {
-  for (int i = 0; i < count; ++i) {
-    out[i].dist = in[i].dist;
-    collision::Store3(out[i].pos, in[i].pos);
-    collision::Store3(out[i].normal, in[i].normal);
-    collision::Store3(out[i].tangent, in[i].tangent);
-  }
-}
 
 // The dispatcher installed at [Type1][Type2]: a model without an mjportal instance goes straight
 // to MuJoCo's original; with one, the instance's mode decides between our kernel and the original.
@@ -51,9 +54,8 @@ int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjt
                                          m->geom_size + 3 * g1};
       const collision::GeomView geom2 = {d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2,
                                          m->geom_size + 3 * g2};
-      collision::Contact contacts[collision::kMaxPairContacts];
-      const int count = collision::CollidePair(kType1, kType2, geom1, geom2, margin, contacts);
-      WriteContacts(contacts, count, con);
+      const int count =
+          collision::CollidePairOf<kType1, kType2>(geom1, geom2, margin, AsContacts(con));
       if (state->config().stats) {
         state->CountCall(Type1, Type2, /*ours=*/true);
       }

@@ -72,7 +72,7 @@ void RegisterPlugin() {
   plugin.destroy = &DestroyInstance;
   plugin.reset = +[](const mjModel*, mjtNum*, void*, int) {};
   plugin.compute = +[](const mjModel*, mjData*, int, int) {};
-  SetPluginSlot(mjp_registerPlugin(&plugin));
+  plugin_slot = mjp_registerPlugin(&plugin);
 }
 
 }  // namespace
