@@ -1,6 +1,7 @@
 // Per-call cost of the narrowphase pairs mjportal answers itself: MuJoCo's original table entry
-// against mjportal's dispatcher (compat mode), in one process, on the same seeded random poses
-// (about half of them in contact). Prints Google Benchmark's table, then one ratio per pair type.
+// against mjportal's installed table entry (compat mode: instance lookup + kernel), in one process,
+// on the same seeded random poses (about half of them in contact); plus the kernel called alone.
+// Prints Google Benchmark's table, then the fastest repetition of each and the ratio.
 //
 //   build/bin/mjportal-bench-pairs [--benchmark_repetitions=N] [google benchmark flags]
 #include <benchmark/benchmark.h>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "collision/pair_kernels.h"
 #include "plugin/mjportal.h"
 #include "tools/common/pair_scene.h"
 #include "tools/common/plugin_api.h"
@@ -39,6 +41,35 @@ void CallEntry(benchmark::State& state, const PairScene* scene, mjfCollision ent
   state.counters["contacts/call"] =
       benchmark::Counter(static_cast<double>(contacts) / static_cast<double>(state.iterations()));
 }
+
+// Calls the kernel alone (no table entry, no instance lookup): the share of the dispatcher.
+template <int Type1, int Type2>
+void CallKernel(benchmark::State& state, const PairScene* scene) {
+  using collision::ShapeType;
+  collision::Contact con[collision::kMaxPairContacts];
+  const std::vector<PairCase>& cases = scene->cases();
+  const mjModel* m = scene->model();
+  const mjData* d = scene->data();
+  size_t i = 0;
+  for (auto _ : state) {
+    const PairCase& c = cases[i];
+    const collision::GeomView g1 = {d->geom_xpos + 3 * c.geom1, d->geom_xmat + 9 * c.geom1,
+                                    m->geom_size + 3 * c.geom1};
+    const collision::GeomView g2 = {d->geom_xpos + 3 * c.geom2, d->geom_xmat + 9 * c.geom2,
+                                    m->geom_size + 3 * c.geom2};
+    benchmark::DoNotOptimize(collision::CollidePairOf<static_cast<ShapeType>(Type1),
+                                                      static_cast<ShapeType>(Type2)>(
+        g1, g2, c.margin, con));
+    benchmark::DoNotOptimize(con);
+    i = (i + 1 == cases.size()) ? 0 : i + 1;
+  }
+}
+
+using KernelBench = void (*)(benchmark::State&, const PairScene*);
+constexpr KernelBench kKernels[] = {
+    &CallKernel<mjGEOM_PLANE, mjGEOM_SPHERE>,   &CallKernel<mjGEOM_PLANE, mjGEOM_CAPSULE>,
+    &CallKernel<mjGEOM_PLANE, mjGEOM_BOX>,      &CallKernel<mjGEOM_SPHERE, mjGEOM_SPHERE>,
+    &CallKernel<mjGEOM_SPHERE, mjGEOM_CAPSULE>, &CallKernel<mjGEOM_CAPSULE, mjGEOM_CAPSULE>};
 
 // Keeps the fastest repetition of each benchmark for the ratio table.
 class RatioReporter : public benchmark::ConsoleReporter {
@@ -93,6 +124,7 @@ int main(int argc, char** argv) {
                                  api->originalCollision(t1, t2));
     benchmark::RegisterBenchmark((name + "/mjportal").c_str(), CallEntry, scene,
                                  mjCOLLISIONFUNC[t1][t2]);
+    benchmark::RegisterBenchmark((name + "/kernel").c_str(), kKernels[k], scene);
   }
 
   benchmark::Initialize(&argc, argv);
@@ -100,12 +132,15 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
 
   // Ratio table: fastest repetition of each.
-  std::printf("\n%-18s %12s %12s %8s\n", "pair", "stock ns", "mjportal ns", "ratio");
+  std::printf("\n%-18s %10s %12s %8s %14s\n", "pair", "stock ns", "mjportal ns", "ratio",
+              "kernel-only ns");
   for (const std::string& name : names) {
     const double stock = reporter.Best(name + "/stock");
     const double ours = reporter.Best(name + "/mjportal");
+    const double kernel = reporter.Best(name + "/kernel");
     if (stock > 0 && ours > 0) {
-      std::printf("%-18s %12.2f %12.2f %8.3f\n", name.c_str(), stock, ours, ours / stock);
+      std::printf("%-18s %10.2f %12.2f %8.3f %14.2f\n", name.c_str(), stock, ours, ours / stock,
+                  kernel);
     }
   }
   benchmark::Shutdown();
