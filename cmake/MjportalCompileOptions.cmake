@@ -13,4 +13,7 @@ if(MJPORTAL_SANITIZE)
     $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer
     -fno-sanitize-recover=all>)
   target_link_options(mjportal_options INTERFACE -fsanitize=address,undefined)
+  # The wheel's libmujoco is not built with ASan: skip mjsan.h (by its include guard) so that
+  # mujoco.h declares the plain mj_markStack/mj_freeStack instead of the ASan-only variants.
+  target_compile_definitions(mjportal_options INTERFACE MUJOCO_INCLUDE_MJSAN_H_)
 endif()

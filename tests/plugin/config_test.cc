@@ -1,5 +1,7 @@
 // Config keys: defaults, validation messages (key, value, what is allowed), several models with
 // different configs in one process.
+#include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "plugin/mjportal.h"
@@ -110,6 +112,37 @@ TEST_F(ConfigTest, InjectionThroughSpec) {
   tools::ModelPtr stock = tools::LoadStock(path, &error);
   ASSERT_TRUE(stock) << error;
   EXPECT_EQ(stock->nplugin, 0);
+}
+
+// A file that declares its own instance: the plugin variant replaces it (keeping keys it does not
+// override), the stock variant drops it.
+TEST_F(ConfigTest, DeclaredInstanceIsReplacedOrDropped) {
+  LoadPlugin();
+  const std::string path = ::testing::TempDir() + "/mjportal_declared.xml";
+  {
+    std::ofstream out(path);
+    out << "<mujoco model=\"declared\">\n  <extension>\n    <plugin plugin = 'mjportal.collision'>"
+           "\n      <instance name=\"np\"><config key=\"stats\" value=\"true\"/>"
+           "<config key=\"mode\" value=\"fast\"/></instance>\n    </plugin>\n  </extension>\n"
+           "  <worldbody><geom type=\"plane\" size=\"1 1 1\"/></worldbody>\n</mujoco>\n";
+  }
+  std::string error;
+  tools::ModelPtr plugin = tools::LoadWithPlugin(path, {{"mode", "compat"}}, &error);
+  ASSERT_TRUE(plugin) << error;
+  ASSERT_EQ(plugin->nplugin, 1);
+  EXPECT_STREQ(mj_getPluginConfig(plugin.get(), 0, "mode"), "compat");
+  EXPECT_STREQ(mj_getPluginConfig(plugin.get(), 0, "stats"), "true");
+  tools::ModelPtr stock = tools::LoadStock(path, &error);
+  ASSERT_TRUE(stock) << error;
+  EXPECT_EQ(stock->nplugin, 0);
+  std::remove(path.c_str());
+}
+
+TEST_F(ConfigTest, MissingFileIsAClearError) {
+  LoadPlugin();
+  std::string error;
+  EXPECT_FALSE(tools::LoadWithPlugin("/nonexistent/model.xml", {}, &error));
+  EXPECT_NE(error.find("/nonexistent/model.xml"), std::string::npos) << error;
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 #include "tools/common/model_variants.h"
 
+#include <cctype>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -72,36 +72,56 @@ bool ReadFile(const std::string& path, std::string* text, std::string* error) {
   return true;
 }
 
+// Position of the next opening tag `<name` (followed by white space, '>' or '/') at or after
+// `from`, or npos.
+size_t FindTag(const std::string& text, const char* name, size_t from) {
+  const std::string open = std::string("<") + name;
+  for (size_t at = text.find(open, from); at != std::string::npos; at = text.find(open, at + 1)) {
+    const char next = at + open.size() < text.size() ? text[at + open.size()] : '\0';
+    if (next == '>' || next == '/' || std::isspace(static_cast<unsigned char>(next))) {
+      return at;
+    }
+  }
+  return std::string::npos;
+}
+
 // Removes the <plugin plugin="mjportal.collision"> element (self-closing or with its instances)
 // from the text. False when the text has none (declared in an included file).
 bool RemoveMjportalElement(std::string* text) {
-  static const std::regex start(R"(<plugin\s+plugin\s*=\s*["']mjportal\.collision["'])");
-  std::smatch match;
-  if (!std::regex_search(*text, match, start)) {
-    return false;
-  }
-  const size_t begin = match.position(0);
-  const size_t tag_end = text->find('>', begin);
-  if (tag_end == std::string::npos) {
-    return false;
-  }
-  size_t end = tag_end + 1;
-  if ((*text)[tag_end - 1] != '/') {
-    const size_t close = text->find("</plugin>", tag_end);
-    if (close == std::string::npos) {
+  for (size_t begin = FindTag(*text, "plugin", 0); begin != std::string::npos;
+       begin = FindTag(*text, "plugin", begin + 1)) {
+    const size_t tag_end = text->find('>', begin);
+    if (tag_end == std::string::npos) {
       return false;
     }
-    end = close + std::strlen("</plugin>");
+    // The tag without white space must carry plugin="mjportal.collision".
+    std::string tag;
+    for (size_t i = begin; i < tag_end; ++i) {
+      if (!std::isspace(static_cast<unsigned char>((*text)[i]))) tag += (*text)[i];
+    }
+    if (tag.find("plugin=\"" MJPORTAL_PLUGIN_NAME "\"") == std::string::npos &&
+        tag.find("plugin='" MJPORTAL_PLUGIN_NAME "'") == std::string::npos) {
+      continue;
+    }
+    size_t end = tag_end + 1;
+    if ((*text)[tag_end - 1] != '/') {
+      const size_t close = text->find("</plugin>", tag_end);
+      if (close == std::string::npos) {
+        return false;
+      }
+      end = close + std::strlen("</plugin>");
+    }
+    text->erase(begin, end - begin);
+    return true;
   }
-  text->erase(begin, end - begin);
-  return true;
+  return false;
 }
 
 // Inserts an <extension> with one mjportal instance right after the <mujoco ...> opening tag.
 bool InjectInstance(std::string* text, const PluginConfig& config) {
-  static const std::regex root(R"(<mujoco(\s[^>]*)?>)");
-  std::smatch match;
-  if (!std::regex_search(*text, match, root)) {
+  const size_t root = FindTag(*text, "mujoco", 0);
+  const size_t root_end = root == std::string::npos ? root : text->find('>', root);
+  if (root_end == std::string::npos) {
     return false;
   }
   std::string snippet =
@@ -110,7 +130,7 @@ bool InjectInstance(std::string* text, const PluginConfig& config) {
     snippet += "<config key=\"" + key + "\" value=\"" + value + "\"/>";
   }
   snippet += "</instance></plugin></extension>";
-  text->insert(match.position(0) + match.length(0), snippet);
+  text->insert(root_end + 1, snippet);
   return true;
 }
 
