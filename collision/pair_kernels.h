@@ -8,13 +8,16 @@
 #include "collision/capsule_capsule.h"
 #include "collision/contact.h"
 #include "collision/plane_box.h"
+#include "collision/plane_cylinder.h"
 #include "collision/plane_sphere.h"
+#include "collision/sphere_box.h"
 #include "collision/sphere_capsule.h"
+#include "collision/sphere_cylinder.h"
 #include "collision/sphere_sphere.h"
 
 namespace mjportal::collision {
 
-// The most contacts any kernel here writes for one pair (plane–box: 4).
+// The most contacts any kernel here writes for one pair (plane–box, plane–cylinder: 4).
 constexpr int kMaxPairContacts = 4;
 
 // A unique code for an ordered pair of shape types.
@@ -27,9 +30,12 @@ MJP_HD constexpr bool HasPairKernel(ShapeType a, ShapeType b) {
   switch (PairCode(a, b)) {
     case PairCode(ShapeType::kPlane, ShapeType::kSphere):
     case PairCode(ShapeType::kPlane, ShapeType::kCapsule):
+    case PairCode(ShapeType::kPlane, ShapeType::kCylinder):
     case PairCode(ShapeType::kPlane, ShapeType::kBox):
     case PairCode(ShapeType::kSphere, ShapeType::kSphere):
     case PairCode(ShapeType::kSphere, ShapeType::kCapsule):
+    case PairCode(ShapeType::kSphere, ShapeType::kCylinder):
+    case PairCode(ShapeType::kSphere, ShapeType::kBox):
     case PairCode(ShapeType::kCapsule, ShapeType::kCapsule):
       return true;
     default:
@@ -47,12 +53,18 @@ MJP_HD MJP_INLINE int CollidePairOf(const GeomView& geom1, const GeomView& geom2
     return CollidePlaneSphere(geom1, geom2, margin, out);
   } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kCapsule) {
     return CollidePlaneCapsule(geom1, geom2, margin, out);
+  } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kCylinder) {
+    return CollidePlaneCylinder(geom1, geom2, margin, out);
   } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kBox) {
     return CollidePlaneBox(geom1, geom2, margin, out);
   } else if constexpr (A == ShapeType::kSphere && B == ShapeType::kSphere) {
     return CollideSphereSphere(geom1, geom2, margin, out);
   } else if constexpr (A == ShapeType::kSphere && B == ShapeType::kCapsule) {
     return CollideSphereCapsule(geom1, geom2, margin, out);
+  } else if constexpr (A == ShapeType::kSphere && B == ShapeType::kCylinder) {
+    return CollideSphereCylinder(geom1, geom2, margin, out);
+  } else if constexpr (A == ShapeType::kSphere && B == ShapeType::kBox) {
+    return CollideSphereBox(geom1, geom2, margin, out);
   } else if constexpr (A == ShapeType::kCapsule && B == ShapeType::kCapsule) {
     return CollideCapsuleCapsule(geom1, geom2, margin, out);
   } else {
@@ -69,12 +81,18 @@ MJP_HD inline int CollidePair(ShapeType a, ShapeType b, const GeomView& geom1,
       return CollidePairOf<ShapeType::kPlane, ShapeType::kSphere>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kPlane, ShapeType::kCapsule):
       return CollidePairOf<ShapeType::kPlane, ShapeType::kCapsule>(geom1, geom2, margin, out);
+    case PairCode(ShapeType::kPlane, ShapeType::kCylinder):
+      return CollidePairOf<ShapeType::kPlane, ShapeType::kCylinder>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kPlane, ShapeType::kBox):
       return CollidePairOf<ShapeType::kPlane, ShapeType::kBox>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kSphere, ShapeType::kSphere):
       return CollidePairOf<ShapeType::kSphere, ShapeType::kSphere>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kSphere, ShapeType::kCapsule):
       return CollidePairOf<ShapeType::kSphere, ShapeType::kCapsule>(geom1, geom2, margin, out);
+    case PairCode(ShapeType::kSphere, ShapeType::kCylinder):
+      return CollidePairOf<ShapeType::kSphere, ShapeType::kCylinder>(geom1, geom2, margin, out);
+    case PairCode(ShapeType::kSphere, ShapeType::kBox):
+      return CollidePairOf<ShapeType::kSphere, ShapeType::kBox>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kCapsule, ShapeType::kCapsule):
       return CollidePairOf<ShapeType::kCapsule, ShapeType::kCapsule>(geom1, geom2, margin, out);
     default:

@@ -2,8 +2,8 @@
 //
 // Math: corner k of a box with half-extents e is c + R (±e_x, ±e_y, ±e_z), bit 0/1/2 of k choosing
 // the sign (set bit: +). With plane normal n, a corner is at height n·(c - p) + n·R v. Corners on
-// the upper half of the box (n·R v > 0) are skipped; the first four that reach within the margin are
-// reported, each at the midpoint between the corner and the plane.
+// the upper half of the box (n·R v > 0) are skipped; the first four that reach within the margin
+// are reported, each at the midpoint between the corner and the plane.
 //
 // Cost: R v = Σ_j R[:, j] (±e_j), and in IEEE arithmetic x·(−y) = −(x·y) exactly, so the nine
 // products R_ij e_j are formed once and each corner only flips signs and adds, in the same order

@@ -38,8 +38,8 @@ MJP_HD inline int CollidePlaneSphere(const GeomView& plane, const GeomView& sphe
 }
 
 // Plane (geom 1) against capsule (geom 2): its two end spheres, + end first. Returns 0–2.
-MJP_HD inline int CollidePlaneCapsule(const GeomView& plane, const GeomView& capsule,
-                                      double margin, Contact* out) {
+MJP_HD inline int CollidePlaneCapsule(const GeomView& plane, const GeomView& capsule, double margin,
+                                      Contact* out) {
   // Segment ends c ± h z.
   const Vec3 axis = Column(capsule.mat, 2);
   const Vec3 half_segment = axis * capsule.size[1];
@@ -49,8 +49,8 @@ MJP_HD inline int CollidePlaneCapsule(const GeomView& plane, const GeomView& cap
   // Each end as a sphere.
   const int n_plus =
       CollidePlaneSpherePoint(margin, plane.pos, plane.mat, center + half_segment, radius, out);
-  const int n_minus = CollidePlaneSpherePoint(margin, plane.pos, plane.mat,
-                                              center - half_segment, radius, out + n_plus);
+  const int n_minus = CollidePlaneSpherePoint(margin, plane.pos, plane.mat, center - half_segment,
+                                              radius, out + n_plus);
 
   // Align each contact frame with the capsule axis.
   for (int i = 0; i < n_plus + n_minus; ++i) {

@@ -17,7 +17,9 @@ struct Vec3 {
 };
 
 // Loads three consecutive doubles (MuJoCo stores positions as double[3]).
-MJP_HD MJP_INLINE Vec3 Load3(const double* p) { return {p[0], p[1], p[2]}; }
+MJP_HD MJP_INLINE Vec3 Load3(const double* p) {
+  return {p[0], p[1], p[2]};
+}
 
 MJP_HD MJP_INLINE void Store3(double* p, const Vec3& v) {
   p[0] = v.x;
@@ -31,8 +33,12 @@ MJP_HD MJP_INLINE Vec3 operator+(const Vec3& a, const Vec3& b) {
 MJP_HD MJP_INLINE Vec3 operator-(const Vec3& a, const Vec3& b) {
   return {a.x - b.x, a.y - b.y, a.z - b.z};
 }
-MJP_HD MJP_INLINE Vec3 operator-(const Vec3& a) { return {-a.x, -a.y, -a.z}; }
-MJP_HD MJP_INLINE Vec3 operator*(const Vec3& a, double s) { return {a.x * s, a.y * s, a.z * s}; }
+MJP_HD MJP_INLINE Vec3 operator-(const Vec3& a) {
+  return {-a.x, -a.y, -a.z};
+}
+MJP_HD MJP_INLINE Vec3 operator*(const Vec3& a, double s) {
+  return {a.x * s, a.y * s, a.z * s};
+}
 
 // a·b summed left to right.
 MJP_HD MJP_INLINE double Dot(const Vec3& a, const Vec3& b) {
@@ -63,12 +69,28 @@ MJP_HD MJP_INLINE double Clip(double x, double lo, double hi) {
 }
 
 // Column k of a row-major 3x3 rotation: the k-th local axis expressed in the world frame.
-MJP_HD MJP_INLINE Vec3 Column(const double* mat, int k) { return {mat[k], mat[3 + k], mat[6 + k]}; }
+MJP_HD MJP_INLINE Vec3 Column(const double* mat, int k) {
+  return {mat[k], mat[3 + k], mat[6 + k]};
+}
 
 // mat · v for a row-major 3x3 matrix (local-to-world rotation of v).
 MJP_HD MJP_INLINE Vec3 Rotate(const double* mat, const Vec3& v) {
   return {mat[0] * v.x + mat[1] * v.y + mat[2] * v.z, mat[3] * v.x + mat[4] * v.y + mat[5] * v.z,
           mat[6] * v.x + mat[7] * v.y + mat[8] * v.z};
+}
+
+// matᵀ · v for a row-major 3x3 matrix (world-to-local rotation of v).
+MJP_HD MJP_INLINE Vec3 RotateT(const double* mat, const Vec3& v) {
+  return {mat[0] * v.x + mat[3] * v.y + mat[6] * v.z, mat[1] * v.x + mat[4] * v.y + mat[7] * v.z,
+          mat[2] * v.x + mat[5] * v.y + mat[8] * v.z};
+}
+
+MJP_HD MJP_INLINE double Get(const Vec3& v, int i) {
+  return i == 0 ? v.x : (i == 1 ? v.y : v.z);
+}
+
+MJP_HD MJP_INLINE void Set(Vec3& v, int i, double value) {
+  (i == 0 ? v.x : (i == 1 ? v.y : v.z)) = value;
 }
 
 }  // namespace mjportal::collision

@@ -24,13 +24,13 @@ __global__ void PairBatchKernel(PairBatch batch) {
 
   // Same dispatch and arithmetic as the host; results in the task's own slot (no atomics).
   Contact contacts[kMaxPairContacts];
-  const int n = collision::CollidePair(static_cast<ShapeType>(task.type1),
-                                       static_cast<ShapeType>(task.type2), geom1, geom2,
-                                       task.margin, contacts);
+  const int n =
+      collision::CollidePair(static_cast<ShapeType>(task.type1), static_cast<ShapeType>(task.type2),
+                             geom1, geom2, task.margin, contacts);
   double* out = batch.contacts + static_cast<long long>(i) * kMaxPairContacts * 10;
   for (int k = 0; k < n; ++k) {
     const Contact& c = contacts[k];
-    const double values[10] = {c.dist,     c.pos.x,    c.pos.y,    c.pos.z,     c.normal.x,
+    const double values[10] = {c.dist,     c.pos.x,    c.pos.y,     c.pos.z,     c.normal.x,
                                c.normal.y, c.normal.z, c.tangent.x, c.tangent.y, c.tangent.z};
     for (int v = 0; v < 10; ++v) {
       out[10 * k + v] = values[v];

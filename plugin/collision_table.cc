@@ -93,7 +93,9 @@ void InstallCollisionTable() {
   installed = true;
 }
 
-bool CollisionTableInstalled() { return installed; }
+bool CollisionTableInstalled() {
+  return installed;
+}
 
 mjfCollision OriginalCollision(int type1, int type2) {
   if (type1 < 0 || type2 < 0 || type1 >= mjNGEOMTYPES || type2 >= mjNGEOMTYPES) {

@@ -42,6 +42,8 @@ std::optional<Config> Config::FromModel(const mjModel* m, int instance, std::str
   return config;
 }
 
-const char* ModeName(Mode mode) { return mode == Mode::kCompat ? "compat" : "fast"; }
+const char* ModeName(Mode mode) {
+  return mode == Mode::kCompat ? "compat" : "fast";
+}
 
 }  // namespace mjportal

@@ -35,7 +35,9 @@ class InstanceState {
 // The slot MuJoCo assigned to the mjportal plugin at registration (-1 before). Written once by
 // the load-time constructor; read on every narrowphase call, so it is inline.
 inline int plugin_slot = -1;
-inline int PluginSlot() { return plugin_slot; }
+inline int PluginSlot() {
+  return plugin_slot;
+}
 
 // Index of m's mjportal instance, or -1 when m has none.
 inline int FindInstanceIndex(const mjModel* m) {

@@ -38,7 +38,7 @@ MJPORTAL_API int mjportal_routesToKernel(const mjModel* m, int type1, int type2)
  * kernels, `delegated` by MuJoCo's originals. Counting requires the config key stats="true".
  * Returns 0 on success, -1 when d has no mjportal instance or counting is off. */
 MJPORTAL_API int mjportal_pairCounts(const mjModel* m, const mjData* d, long long* ours,
-                              long long* delegated);
+                                     long long* delegated);
 
 /* Sets the counts of d's mjportal instance to zero. */
 MJPORTAL_API void mjportal_resetPairCounts(const mjModel* m, mjData* d);

@@ -98,7 +98,9 @@ mjPLUGIN_LIB_INIT(mjportal) {
 
 extern "C" {
 
-int mjportal_hookInstalled(void) { return mjportal::CollisionTableInstalled() ? 1 : 0; }
+int mjportal_hookInstalled(void) {
+  return mjportal::CollisionTableInstalled() ? 1 : 0;
+}
 
 mjfCollision mjportal_originalCollision(int type1, int type2) {
   return mjportal::OriginalCollision(type1, type2);
@@ -124,8 +126,10 @@ int mjportal_pairCounts(const mjModel* m, const mjData* d, long long* ours, long
   }
   for (int i = 0; i < mjNGEOMTYPES; ++i) {
     for (int j = 0; j < mjNGEOMTYPES; ++j) {
-      if (ours) ours[i * mjNGEOMTYPES + j] = state->ours(i, j);
-      if (delegated) delegated[i * mjNGEOMTYPES + j] = state->delegated(i, j);
+      if (ours)
+        ours[i * mjNGEOMTYPES + j] = state->ours(i, j);
+      if (delegated)
+        delegated[i * mjNGEOMTYPES + j] = state->delegated(i, j);
     }
   }
   return 0;

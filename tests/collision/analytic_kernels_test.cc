@@ -33,7 +33,8 @@ struct Rng {
     std::normal_distribution<double> g;
     double q[4] = {g(engine), g(engine), g(engine), g(engine)};
     const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    for (double& x : q) x /= n;
+    for (double& x : q)
+      x /= n;
     const double w = q[0], x = q[1], y = q[2], z = q[3];
     const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
                          2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
@@ -42,7 +43,9 @@ struct Rng {
   }
 };
 
-double Norm(const Vec3& v) { return std::sqrt(Dot(v, v)); }
+double Norm(const Vec3& v) {
+  return std::sqrt(Dot(v, v));
+}
 
 // Exact distance between segments p + s a and q + t b (s, t in [-1, 1]): the distance is convex
 // in s once t is minimized in closed form, so a ternary search on s converges to the optimum.
@@ -80,7 +83,8 @@ TEST(AnalyticKernels, SphereSphereMatchesClosedForm) {
     const int n = CollideSphereSphere({p1, eye, s1}, {p2, eye, s2}, margin, con);
     const double dist = Norm(c2 - c1) - r1 - r2;
     ASSERT_EQ(n, dist <= margin ? 1 : 0) << "dist=" << dist;
-    if (!n) continue;
+    if (!n)
+      continue;
     ++hits;
     const Vec3 normal = (c2 - c1) * (1 / Norm(c2 - c1));
     const Vec3 midpoint = ((c1 + normal * r1) + (c2 - normal * r2)) * 0.5;
@@ -104,14 +108,15 @@ TEST(AnalyticKernels, PlaneSphereAndCapsuleMatchHeightAboveThePlane) {
     Store3(cap_pos, Load3(plane_pos) + n * rng.Uniform(-0.5, 1.5) + rng.Point(0.5));
     double size[3] = {rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5), 0};
     Contact con[kMaxPairContacts];
-    const int count = CollidePlaneCapsule({plane_pos, plane_mat, plane_size},
-                                          {cap_pos, cap_mat, size}, 0.0, con);
+    const int count =
+        CollidePlaneCapsule({plane_pos, plane_mat, plane_size}, {cap_pos, cap_mat, size}, 0.0, con);
     // Reference: each end sphere's height minus the radius, in + then - order.
     int expected = 0;
     for (double sign : {1.0, -1.0}) {
       const Vec3 end = Load3(cap_pos) + Column(cap_mat, 2) * (sign * size[1]);
       const double depth = Dot(end - Load3(plane_pos), n) - size[0];
-      if (depth > 0) continue;
+      if (depth > 0)
+        continue;
       ASSERT_LT(expected, count);
       EXPECT_NEAR(con[expected].dist, depth, 1e-12);
       EXPECT_NEAR(Dot(con[expected].pos - Load3(plane_pos), n), depth / 2, 1e-12);
@@ -128,7 +133,8 @@ TEST(AnalyticKernels, PlaneBoxMatchesBruteForceOverCorners) {
   int hits = 0;
   const int cases = CasesFromEnv();
   for (int i = 0; i < cases; ++i) {
-    double plane_pos[3] = {0, 0, 0}, plane_mat[9], box_pos[3], box_mat[9], plane_size[3] = {1, 1, 1};
+    double plane_pos[3] = {0, 0, 0}, plane_mat[9], box_pos[3], box_mat[9],
+           plane_size[3] = {1, 1, 1};
     rng.Rotation(plane_mat);
     rng.Rotation(box_mat);
     const double e[3] = {rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5)};
@@ -136,15 +142,16 @@ TEST(AnalyticKernels, PlaneBoxMatchesBruteForceOverCorners) {
     Store3(box_pos, n * rng.Uniform(-0.3, 1.0) + rng.Point(0.5));
     const double margin = rng.Uniform(0, 0.05);
     Contact con[kMaxPairContacts];
-    const int count = CollidePlaneBox({plane_pos, plane_mat, plane_size}, {box_pos, box_mat, e},
-                                      margin, con);
+    const int count =
+        CollidePlaneBox({plane_pos, plane_mat, plane_size}, {box_pos, box_mat, e}, margin, con);
     // Brute force: corners within the margin on the lower half, in corner order, at most 4.
     int expected = 0;
     for (int k = 0; k < 8 && expected < 4; ++k) {
       const Vec3 local = {(k & 1) ? e[0] : -e[0], (k & 2) ? e[1] : -e[1], (k & 4) ? e[2] : -e[2]};
       const Vec3 corner = Load3(box_pos) + Rotate(box_mat, local);
       const double height = Dot(corner, n);
-      if (height > margin || Dot(corner - Load3(box_pos), n) > 0) continue;
+      if (height > margin || Dot(corner - Load3(box_pos), n) > 0)
+        continue;
       ASSERT_LT(expected, count);
       EXPECT_NEAR(con[expected].dist, height, 1e-12);
       EXPECT_NEAR(Norm(con[expected].pos - (corner - n * (height / 2))), 0, 1e-12);
@@ -179,12 +186,13 @@ TEST(AnalyticKernels, CapsulePairsMatchSegmentDistance) {
     rng.Rotation(m2);
     double s1[3] = {rng.Uniform(0.02, 0.3), rng.Uniform(0.05, 0.6), 0};
     double s2[3] = {rng.Uniform(0.02, 0.3), rng.Uniform(0.05, 0.6), 0};
-    const double segment = SegmentDistance(Load3(p1), Column(m1, 2) * s1[1], Load3(p2),
-                                           Column(m2, 2) * s2[1]);
+    const double segment =
+        SegmentDistance(Load3(p1), Column(m1, 2) * s1[1], Load3(p2), Column(m2, 2) * s2[1]);
     const double depth = segment - s1[0] - s2[0];
     Contact con[kMaxPairContacts];
     const int count = CollideCapsuleCapsule({p1, m1, s1}, {p2, m2, s2}, 0.0, con);
-    if (std::fabs(depth) < 1e-9) continue;  // touching: either answer is right
+    if (std::fabs(depth) < 1e-9)
+      continue;  // touching: either answer is right
     ASSERT_EQ(count, depth < 0 ? 1 : 0) << "segment distance " << segment;
     if (count) {
       EXPECT_NEAR(con[0].dist, depth, 1e-9);
@@ -227,7 +235,110 @@ TEST(AnalyticKernels, CoincidentSpheresUseFrameAxes) {
   EXPECT_DOUBLE_EQ(con[0].normal.x, 1.0);
 }
 
-TEST(AnalyticKernels, DispatchCoversExactlyTheSixPairs) {
+// Signed distance from a point to a solid box (half-extents e) given in the box frame.
+double PointBoxDistance(const Vec3& q, const double e[3]) {
+  const double d[3] = {std::fabs(q.x) - e[0], std::fabs(q.y) - e[1], std::fabs(q.z) - e[2]};
+  const double outside = std::sqrt(std::max(d[0], 0.0) * std::max(d[0], 0.0) +
+                                   std::max(d[1], 0.0) * std::max(d[1], 0.0) +
+                                   std::max(d[2], 0.0) * std::max(d[2], 0.0));
+  return outside > 0 ? outside : std::max(d[0], std::max(d[1], d[2]));
+}
+
+// Signed distance from a point to a solid cylinder (radius r, half-height h) along local z.
+double PointCylinderDistance(const Vec3& q, double r, double h) {
+  const double radial = std::sqrt(q.x * q.x + q.y * q.y) - r;
+  const double axial = std::fabs(q.z) - h;
+  const double outside = std::sqrt(std::max(radial, 0.0) * std::max(radial, 0.0) +
+                                   std::max(axial, 0.0) * std::max(axial, 0.0));
+  return outside > 0 ? outside : std::max(radial, axial);
+}
+
+TEST(AnalyticKernels, SphereBoxAndSphereCylinderMatchPointDistances) {
+  Rng rng;
+  int hits = 0, inside = 0;
+  const int cases = CasesFromEnv();
+  for (int i = 0; i < cases; ++i) {
+    double sphere_pos[3], eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, pos[3], mat[9];
+    Store3(pos, rng.Point(0.5));
+    rng.Rotation(mat);
+    Store3(sphere_pos, Load3(pos) + rng.Point(0.8));
+    double sphere_size[3] = {rng.Uniform(0.02, 0.3), 0, 0};
+    double e[3] = {rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5)};
+    const Vec3 q = RotateT(mat, Load3(sphere_pos) - Load3(pos));
+    Contact con[kMaxPairContacts];
+
+    // Box: reference signed distance minus the radius.
+    const double box_depth = PointBoxDistance(q, e) - sphere_size[0];
+    const int n_box = CollideSphereBox({sphere_pos, eye, sphere_size}, {pos, mat, e}, 0.0, con);
+    if (std::fabs(box_depth) > 1e-9) {
+      ASSERT_EQ(n_box, box_depth < 0 ? 1 : 0) << "box depth " << box_depth;
+      if (n_box) {
+        EXPECT_NEAR(con[0].dist, box_depth, 1e-9);
+        EXPECT_NEAR(Norm(con[0].normal), 1.0, 1e-12);
+      }
+    }
+
+    // Cylinder (radius e0, half-height e1): the same with the cylinder distance.
+    const double cyl_depth = PointCylinderDistance(q, e[0], e[1]) - sphere_size[0];
+    const int n_cyl =
+        CollideSphereCylinder({sphere_pos, eye, sphere_size}, {pos, mat, e}, 0.0, con);
+    if (std::fabs(cyl_depth) > 1e-9) {
+      ASSERT_EQ(n_cyl, cyl_depth < 0 ? 1 : 0) << "cylinder depth " << cyl_depth;
+      if (n_cyl) {
+        EXPECT_NEAR(con[0].dist, cyl_depth, 1e-9);
+      }
+    }
+    hits += n_box;
+    inside += PointBoxDistance(q, e) < 0;
+  }
+  EXPECT_GT(hits, cases / 10);
+  EXPECT_GT(inside, cases / 100) << "the inside-the-box branch was not sampled";
+}
+
+TEST(AnalyticKernels, PlaneCylinderDeepestPointMatchesClosedForm) {
+  Rng rng;
+  int hits = 0;
+  const int cases = CasesFromEnv();
+  for (int i = 0; i < cases; ++i) {
+    double plane_pos[3] = {0, 0, 0}, plane_mat[9], pos[3], mat[9], plane_size[3] = {1, 1, 1};
+    rng.Rotation(plane_mat);
+    rng.Rotation(mat);
+    const double size[3] = {rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5), 0};
+    const Vec3 n = Column(plane_mat, 2);
+    Store3(pos, n * rng.Uniform(-0.3, 0.8) + rng.Point(0.5));
+    // Lowest point of a cylinder: centre height - h |n·a| - r sqrt(1 - (n·a)^2).
+    const double na = Dot(n, Column(mat, 2));
+    const double lowest = Dot(Load3(pos), n) - size[1] * std::fabs(na) -
+                          size[0] * std::sqrt(std::max(0.0, 1 - na * na));
+    Contact con[kMaxPairContacts];
+    const int count =
+        CollidePlaneCylinder({plane_pos, plane_mat, plane_size}, {pos, mat, size}, 0.0, con);
+    if (std::fabs(lowest) < 1e-9)
+      continue;
+    ASSERT_EQ(count > 0, lowest < 0) << "lowest " << lowest;
+    if (count) {
+      EXPECT_NEAR(con[0].dist, lowest, 1e-9);
+      for (int k = 1; k < count; ++k)
+        EXPECT_GE(con[k].dist, con[0].dist - 1e-12);
+      ++hits;
+    }
+  }
+  EXPECT_GT(hits, cases / 10);
+}
+
+TEST(AnalyticKernels, CylinderStandingOnPlaneGivesRimContacts) {
+  // Axis along the plane normal: the "disk parallel to plane" branch, four rim points at depth.
+  double plane_pos[3] = {0, 0, 0}, eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, plane_size[3] = {1, 1, 1};
+  double pos[3] = {0, 0, 0.199}, size[3] = {0.1, 0.2, 0};
+  Contact con[kMaxPairContacts];
+  ASSERT_EQ(CollidePlaneCylinder({plane_pos, eye, plane_size}, {pos, eye, size}, 0.0, con), 3);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(con[k].dist, -0.001, 1e-12);
+    EXPECT_NEAR(std::sqrt(con[k].pos.x * con[k].pos.x + con[k].pos.y * con[k].pos.y), 0.1, 1e-12);
+  }
+}
+
+TEST(AnalyticKernels, DispatchCoversExactlyTheAnalyticPairs) {
   int count = 0;
   for (int a = 0; a < kShapeTypeCount; ++a) {
     for (int b = 0; b < kShapeTypeCount; ++b) {
@@ -242,7 +353,7 @@ TEST(AnalyticKernels, DispatchCoversExactlyTheSixPairs) {
       }
     }
   }
-  EXPECT_EQ(count, 6);
+  EXPECT_EQ(count, 9);
 }
 
 }  // namespace

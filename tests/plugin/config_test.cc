@@ -29,7 +29,8 @@ tools::ModelPtr Compile(const std::string& xml, std::string* error) {
     return nullptr;
   }
   tools::ModelPtr m(mj_compile(spec, nullptr));
-  if (!m) *error = mjs_getError(spec);
+  if (!m)
+    *error = mjs_getError(spec);
   mj_deleteSpec(spec);
   return m;
 }

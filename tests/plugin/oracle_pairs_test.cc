@@ -61,7 +61,8 @@ TEST_P(OraclePairsTest, MatchesOriginalBitForBit) {
   for (std::uint64_t batch = 0; done < total; ++batch) {
     scene.Randomize(1000003 * batch + p.type1 * 31 + p.type2);
     for (const PairCase& c : scene.cases()) {
-      if (done++ >= total) break;
+      if (done++ >= total)
+        break;
       mjPreContact expected[mjMAXCONPAIR], actual[mjMAXCONPAIR];
       std::memset(expected, 0, sizeof(expected));
       std::memset(actual, 0, sizeof(actual));
@@ -86,17 +87,19 @@ TEST_P(OraclePairsTest, MatchesOriginalBitForBit) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AnalyticPairs, OraclePairsTest,
-    ::testing::Values(OracleParam{mjGEOM_PLANE, mjGEOM_SPHERE, "compat"},
-                      OracleParam{mjGEOM_PLANE, mjGEOM_CAPSULE, "compat"},
-                      OracleParam{mjGEOM_PLANE, mjGEOM_BOX, "compat"},
-                      OracleParam{mjGEOM_SPHERE, mjGEOM_SPHERE, "compat"},
-                      OracleParam{mjGEOM_SPHERE, mjGEOM_CAPSULE, "compat"},
-                      OracleParam{mjGEOM_CAPSULE, mjGEOM_CAPSULE, "compat"},
-                      OracleParam{mjGEOM_PLANE, mjGEOM_BOX, "fast"},
-                      OracleParam{mjGEOM_CAPSULE, mjGEOM_CAPSULE, "fast"}),
-    ParamName);
+INSTANTIATE_TEST_SUITE_P(AnalyticPairs, OraclePairsTest,
+                         ::testing::Values(OracleParam{mjGEOM_PLANE, mjGEOM_SPHERE, "compat"},
+                                           OracleParam{mjGEOM_PLANE, mjGEOM_CAPSULE, "compat"},
+                                           OracleParam{mjGEOM_PLANE, mjGEOM_CYLINDER, "compat"},
+                                           OracleParam{mjGEOM_PLANE, mjGEOM_BOX, "compat"},
+                                           OracleParam{mjGEOM_SPHERE, mjGEOM_SPHERE, "compat"},
+                                           OracleParam{mjGEOM_SPHERE, mjGEOM_CAPSULE, "compat"},
+                                           OracleParam{mjGEOM_SPHERE, mjGEOM_CYLINDER, "compat"},
+                                           OracleParam{mjGEOM_SPHERE, mjGEOM_BOX, "compat"},
+                                           OracleParam{mjGEOM_CAPSULE, mjGEOM_CAPSULE, "compat"},
+                                           OracleParam{mjGEOM_PLANE, mjGEOM_BOX, "fast"},
+                                           OracleParam{mjGEOM_CAPSULE, mjGEOM_CAPSULE, "fast"}),
+                         ParamName);
 
 // A model without an mjportal instance: the dispatcher hands every call to the original.
 TEST_F(MujocoTest, WithoutInstanceDispatcherEqualsOriginal) {
@@ -111,7 +114,7 @@ TEST_F(MujocoTest, WithoutInstanceDispatcherEqualsOriginal) {
     const int n = api.originalCollision(mjGEOM_CAPSULE, mjGEOM_CAPSULE)(
         scene.model(), scene.data(), expected, c.geom1, c.geom2, c.margin);
     ASSERT_EQ(mjCOLLISIONFUNC[mjGEOM_CAPSULE][mjGEOM_CAPSULE](scene.model(), scene.data(), actual,
-                                                                c.geom1, c.geom2, c.margin),
+                                                              c.geom1, c.geom2, c.margin),
               n);
     ASSERT_EQ(std::memcmp(actual, expected, sizeof(mjPreContact) * n), 0) << scene.Describe(c);
   }

@@ -43,7 +43,8 @@ TEST_P(TrajectoryTest, CompatIsBitwiseIdenticalToStock) {
       tools::LoadWithPlugin(p.model, {{"mode", "compat"}, {"stats", "true"}}, &error);
   ASSERT_TRUE(plugin) << error;
   for (mjModel* m : {stock.get(), plugin.get()}) {
-    if (p.sleep) m->opt.enableflags |= mjENBL_SLEEP;
+    if (p.sleep)
+      m->opt.enableflags |= mjENBL_SLEEP;
   }
   tools::DataPtr d_stock(mj_makeData(stock.get()));
   tools::DataPtr d_plugin(mj_makeData(plugin.get()));
@@ -52,8 +53,8 @@ TEST_P(TrajectoryTest, CompatIsBitwiseIdenticalToStock) {
     mju_threadpool(d_plugin.get(), p.threads);
   }
 
-  const tools::LockstepReport report = tools::RunLockstep(
-      stock.get(), d_stock.get(), plugin.get(), d_plugin.get(), StepsFromEnv());
+  const tools::LockstepReport report =
+      tools::RunLockstep(stock.get(), d_stock.get(), plugin.get(), d_plugin.get(), StepsFromEnv());
   EXPECT_TRUE(report.bitwise_identical())
       << "first divergence at step " << report.first_divergence_step << " in "
       << report.first_divergence_field << "; max |dqpos| " << report.max_abs_dqpos;
@@ -63,7 +64,8 @@ TEST_P(TrajectoryTest, CompatIsBitwiseIdenticalToStock) {
   long long ours[mjNGEOMTYPES * mjNGEOMTYPES] = {};
   ASSERT_EQ(api.pairCounts(plugin.get(), d_plugin.get(), ours, nullptr), 0);
   long long total_ours = 0;
-  for (long long n : ours) total_ours += n;
+  for (long long n : ours)
+    total_ours += n;
   EXPECT_GT(total_ours, 0);
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,9 +23,11 @@ namespace mjportal::tools {
 namespace {
 
 constexpr int kCases = 1024;
-constexpr int kPairs[][2] = {{mjGEOM_PLANE, mjGEOM_SPHERE},   {mjGEOM_PLANE, mjGEOM_CAPSULE},
-                             {mjGEOM_PLANE, mjGEOM_BOX},      {mjGEOM_SPHERE, mjGEOM_SPHERE},
-                             {mjGEOM_SPHERE, mjGEOM_CAPSULE}, {mjGEOM_CAPSULE, mjGEOM_CAPSULE}};
+constexpr int kPairs[][2] = {{mjGEOM_PLANE, mjGEOM_SPHERE},    {mjGEOM_PLANE, mjGEOM_CAPSULE},
+                             {mjGEOM_PLANE, mjGEOM_CYLINDER},  {mjGEOM_PLANE, mjGEOM_BOX},
+                             {mjGEOM_SPHERE, mjGEOM_SPHERE},   {mjGEOM_SPHERE, mjGEOM_CAPSULE},
+                             {mjGEOM_SPHERE, mjGEOM_CYLINDER}, {mjGEOM_SPHERE, mjGEOM_BOX},
+                             {mjGEOM_CAPSULE, mjGEOM_CAPSULE}};
 
 // Calls `entry` on every case of the scene in turn, one call per iteration.
 void CallEntry(benchmark::State& state, const PairScene* scene, mjfCollision entry) {
@@ -57,9 +60,9 @@ void CallKernel(benchmark::State& state, const PairScene* scene) {
                                     m->geom_size + 3 * c.geom1};
     const collision::GeomView g2 = {d->geom_xpos + 3 * c.geom2, d->geom_xmat + 9 * c.geom2,
                                     m->geom_size + 3 * c.geom2};
-    benchmark::DoNotOptimize(collision::CollidePairOf<static_cast<ShapeType>(Type1),
-                                                      static_cast<ShapeType>(Type2)>(
-        g1, g2, c.margin, con));
+    benchmark::DoNotOptimize(
+        collision::CollidePairOf<static_cast<ShapeType>(Type1), static_cast<ShapeType>(Type2)>(
+            g1, g2, c.margin, con));
     benchmark::DoNotOptimize(con);
     i = (i + 1 == cases.size()) ? 0 : i + 1;
   }
@@ -67,19 +70,24 @@ void CallKernel(benchmark::State& state, const PairScene* scene) {
 
 using KernelBench = void (*)(benchmark::State&, const PairScene*);
 constexpr KernelBench kKernels[] = {
-    &CallKernel<mjGEOM_PLANE, mjGEOM_SPHERE>,   &CallKernel<mjGEOM_PLANE, mjGEOM_CAPSULE>,
-    &CallKernel<mjGEOM_PLANE, mjGEOM_BOX>,      &CallKernel<mjGEOM_SPHERE, mjGEOM_SPHERE>,
-    &CallKernel<mjGEOM_SPHERE, mjGEOM_CAPSULE>, &CallKernel<mjGEOM_CAPSULE, mjGEOM_CAPSULE>};
+    &CallKernel<mjGEOM_PLANE, mjGEOM_SPHERE>,    &CallKernel<mjGEOM_PLANE, mjGEOM_CAPSULE>,
+    &CallKernel<mjGEOM_PLANE, mjGEOM_CYLINDER>,  &CallKernel<mjGEOM_PLANE, mjGEOM_BOX>,
+    &CallKernel<mjGEOM_SPHERE, mjGEOM_SPHERE>,   &CallKernel<mjGEOM_SPHERE, mjGEOM_CAPSULE>,
+    &CallKernel<mjGEOM_SPHERE, mjGEOM_CYLINDER>, &CallKernel<mjGEOM_SPHERE, mjGEOM_BOX>,
+    &CallKernel<mjGEOM_CAPSULE, mjGEOM_CAPSULE>};
+static_assert(std::size(kKernels) == std::size(kPairs), "one kernel benchmark per pair");
 
 // Keeps the fastest repetition of each benchmark for the ratio table.
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
-      if (run.run_type != Run::RT_Iteration || run.iterations == 0) continue;
+      if (run.run_type != Run::RT_Iteration || run.iterations == 0)
+        continue;
       const double ns = run.GetAdjustedRealTime();
       auto [it, inserted] = best_.emplace(run.run_name.function_name, ns);
-      if (!inserted) it->second = std::min(it->second, ns);
+      if (!inserted)
+        it->second = std::min(it->second, ns);
     }
     ConsoleReporter::ReportRuns(runs);
   }

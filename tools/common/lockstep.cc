@@ -14,19 +14,29 @@ bool SameBits(const T* a, const T* b, int n) {
 
 // The first contact field that differs between a and b, or nullptr.
 const char* ContactDifference(const mjContact& a, const mjContact& b) {
-  if (!SameBits(&a.dist, &b.dist, 1)) return "contact.dist";
-  if (!SameBits(a.pos, b.pos, 3)) return "contact.pos";
-  if (!SameBits(a.frame, b.frame, 9)) return "contact.frame";
-  if (!SameBits(a.geom, b.geom, 2)) return "contact.geom";
+  if (!SameBits(&a.dist, &b.dist, 1))
+    return "contact.dist";
+  if (!SameBits(a.pos, b.pos, 3))
+    return "contact.pos";
+  if (!SameBits(a.frame, b.frame, 9))
+    return "contact.frame";
+  if (!SameBits(a.geom, b.geom, 2))
+    return "contact.geom";
   if (!SameBits(a.flex, b.flex, 2) || !SameBits(a.elem, b.elem, 2) || !SameBits(a.vert, b.vert, 2))
     return "contact.flex/elem/vert";
-  if (!SameBits(&a.includemargin, &b.includemargin, 1)) return "contact.includemargin";
-  if (!SameBits(&a.mu, &b.mu, 1) || !SameBits(a.friction, b.friction, 5)) return "contact.friction";
-  if (!SameBits(a.solref, b.solref, mjNREF) || !SameBits(a.solreffriction, b.solreffriction, mjNREF))
+  if (!SameBits(&a.includemargin, &b.includemargin, 1))
+    return "contact.includemargin";
+  if (!SameBits(&a.mu, &b.mu, 1) || !SameBits(a.friction, b.friction, 5))
+    return "contact.friction";
+  if (!SameBits(a.solref, b.solref, mjNREF) ||
+      !SameBits(a.solreffriction, b.solreffriction, mjNREF))
     return "contact.solref";
-  if (!SameBits(a.solimp, b.solimp, mjNIMP)) return "contact.solimp";
-  if (a.dim != b.dim) return "contact.dim";
-  if (a.exclude != b.exclude) return "contact.exclude";
+  if (!SameBits(a.solimp, b.solimp, mjNIMP))
+    return "contact.solimp";
+  if (a.dim != b.dim)
+    return "contact.dim";
+  if (a.exclude != b.exclude)
+    return "contact.exclude";
   return nullptr;
 }
 
@@ -42,18 +52,25 @@ double MaxAbsDiff(const mjtNum* a, const mjtNum* b, int n) {
 
 std::string FirstDifference(const mjModel* m1, const mjData* d1, const mjModel* m2,
                             const mjData* d2) {
-  if (m1->nq != m2->nq || m1->nv != m2->nv || m1->na != m2->na) return "model dimensions";
-  if (d1->ncon != d2->ncon) return "ncon";
+  if (m1->nq != m2->nq || m1->nv != m2->nv || m1->na != m2->na)
+    return "model dimensions";
+  if (d1->ncon != d2->ncon)
+    return "ncon";
   for (int i = 0; i < d1->ncon; ++i) {
     if (const char* field = ContactDifference(d1->contact[i], d2->contact[i])) {
       return field;
     }
   }
-  if (d1->nefc != d2->nefc) return "nefc";
-  if (!SameBits(d1->qpos, d2->qpos, m1->nq)) return "qpos";
-  if (!SameBits(d1->qvel, d2->qvel, m1->nv)) return "qvel";
-  if (!SameBits(d1->act, d2->act, m1->na)) return "act";
-  if (!SameBits(d1->qacc, d2->qacc, m1->nv)) return "qacc";
+  if (d1->nefc != d2->nefc)
+    return "nefc";
+  if (!SameBits(d1->qpos, d2->qpos, m1->nq))
+    return "qpos";
+  if (!SameBits(d1->qvel, d2->qvel, m1->nv))
+    return "qvel";
+  if (!SameBits(d1->act, d2->act, m1->na))
+    return "act";
+  if (!SameBits(d1->qacc, d2->qacc, m1->nv))
+    return "qacc";
   return "";
 }
 

@@ -50,8 +50,7 @@ ModelPtr Compile(mjSpec* spec, const mjVFS* vfs, const std::string& path, std::s
 // Every plugin instance in the spec that names the mjportal plugin.
 std::vector<mjsPlugin*> MjportalInstances(mjSpec* spec) {
   std::vector<mjsPlugin*> found;
-  for (mjsElement* el = mjs_firstElement(spec, mjOBJ_PLUGIN); el;
-       el = mjs_nextElement(spec, el)) {
+  for (mjsElement* el = mjs_firstElement(spec, mjOBJ_PLUGIN); el; el = mjs_nextElement(spec, el)) {
     mjsPlugin* plugin = mjs_asPlugin(el);
     if (plugin && std::strcmp(mjs_getString(plugin->plugin_name), MJPORTAL_PLUGIN_NAME) == 0) {
       found.push_back(plugin);
@@ -97,7 +96,8 @@ bool RemoveMjportalElement(std::string* text) {
     // The tag without white space must carry plugin="mjportal.collision".
     std::string tag;
     for (size_t i = begin; i < tag_end; ++i) {
-      if (!std::isspace(static_cast<unsigned char>((*text)[i]))) tag += (*text)[i];
+      if (!std::isspace(static_cast<unsigned char>((*text)[i])))
+        tag += (*text)[i];
     }
     if (tag.find("plugin=\"" MJPORTAL_PLUGIN_NAME "\"") == std::string::npos &&
         tag.find("plugin='" MJPORTAL_PLUGIN_NAME "'") == std::string::npos) {
@@ -161,11 +161,13 @@ ModelPtr LoadWithPlugin(const std::string& path, const PluginConfig& config, std
     for (int i = 0; i < declared->nplugin; ++i) {
       for (const char* key : kConfigKeys) {
         const char* value = mj_getPluginConfig(declared.get(), i, key);
-        if (value && value[0]) merged[key] = value;
+        if (value && value[0])
+          merged[key] = value;
       }
     }
     if (!RemoveMjportalElement(&text)) {
-      *error = "'" + path + "' declares its mjportal instance in an included file; edit its config "
+      *error = "'" + path +
+               "' declares its mjportal instance in an included file; edit its config "
                "there instead";
       return nullptr;
     }

@@ -10,8 +10,8 @@
 namespace mjportal::tools {
 namespace {
 
-const char* const kTypeNames[mjNGEOMTYPES] = {"plane",    "hfield", "sphere", "capsule", "ellipsoid",
-                                             "cylinder", "box",    "mesh",   "sdf"};
+const char* const kTypeNames[mjNGEOMTYPES] = {
+    "plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "sdf"};
 
 // Radius of a sphere that bounds the geom, from its sizes.
 double BoundingRadius(int type, const mjtNum* size) {
@@ -30,7 +30,9 @@ double BoundingRadius(int type, const mjtNum* size) {
 class Sampler {
  public:
   explicit Sampler(std::uint64_t seed) : rng_(seed) {}
-  double Uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
+  double Uniform(double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(rng_);
+  }
   bool Chance(double p) { return Uniform(0, 1) < p; }
 
   // A uniformly random rotation, as a row-major matrix.
@@ -127,7 +129,8 @@ void PairScene::Randomize(std::uint64_t seed) {
       mju_copy(mat2, mat1, 9);
     } else if (pick < 0.10) {
       mju_copy(mat2, mat1, 9);
-      for (int k : {0, 2, 3, 5, 6, 8}) mat2[k] = -mat2[k];  // rotate by pi about local y
+      for (int k : {0, 2, 3, 5, 6, 8})
+        mat2[k] = -mat2[k];  // rotate by pi about local y
     } else if (pick < 0.15) {
       mju_eye(mat1, 3);
       mju_eye(mat2, 3);
@@ -137,20 +140,25 @@ void PairScene::Randomize(std::uint64_t seed) {
 
     // Positions: geom 2 at a random direction from geom 1, at a distance that overlaps about half
     // of the time; occasionally exactly the bounding distance or coincident.
-    for (int k = 0; k < 3; ++k) pos1[k] = s.Uniform(-1, 1);
+    for (int k = 0; k < 3; ++k)
+      pos1[k] = s.Uniform(-1, 1);
     mjtNum dir[3];
     s.Direction(dir);
     const double reach = (type1_ == mjGEOM_PLANE ? 0.0 : BoundingRadius(type1_, size1)) +
                          BoundingRadius(type2_, size2);
     double distance = s.Uniform(0.0, 1.2 * reach);
-    if (s.Chance(0.03)) distance = reach;
-    if (s.Chance(0.03)) distance = 0;
+    if (s.Chance(0.03))
+      distance = reach;
+    if (s.Chance(0.03))
+      distance = 0;
     if (type1_ == mjGEOM_PLANE) {
       // Height along the plane normal in [-reach/2, 2 reach], plus a lateral offset.
       const double height = s.Uniform(-0.5, 2.0) * reach;
-      for (int k = 0; k < 3; ++k) pos2[k] = pos1[k] + mat1[3 * k + 2] * height + dir[k] * 0.3;
+      for (int k = 0; k < 3; ++k)
+        pos2[k] = pos1[k] + mat1[3 * k + 2] * height + dir[k] * 0.3;
     } else {
-      for (int k = 0; k < 3; ++k) pos2[k] = pos1[k] + dir[k] * distance;
+      for (int k = 0; k < 3; ++k)
+        pos2[k] = pos1[k] + dir[k] * distance;
     }
 
     // Margins: zero, small, or a large distance query.

@@ -21,8 +21,8 @@
 namespace mjportal::tools {
 namespace {
 
-const char* const kTypeNames[mjNGEOMTYPES] = {"plane",    "hfield", "sphere", "capsule", "ellipsoid",
-                                             "cylinder", "box",    "mesh",   "sdf"};
+const char* const kTypeNames[mjNGEOMTYPES] = {
+    "plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "sdf"};
 
 struct Options {
   std::string model;
@@ -112,12 +112,11 @@ int Run(const Options& opt) {
 
   // Stock, plugin with call counting (verification), plugin without (timing).
   ModelPtr stock = LoadStock(opt.model, &error);
-  ModelPtr counted = stock ? LoadWithPlugin(opt.model, {{"mode", opt.mode}, {"stats", "true"}},
-                                            &error)
-                           : nullptr;
-  ModelPtr timed = counted ? LoadWithPlugin(opt.model, {{"mode", opt.mode}, {"stats", "false"}},
-                                            &error)
-                           : nullptr;
+  ModelPtr counted =
+      stock ? LoadWithPlugin(opt.model, {{"mode", opt.mode}, {"stats", "true"}}, &error) : nullptr;
+  ModelPtr timed = counted
+                       ? LoadWithPlugin(opt.model, {{"mode", opt.mode}, {"stats", "false"}}, &error)
+                       : nullptr;
   if (!timed) {
     std::fprintf(stderr, "mjportal-compare: %s\n", error.c_str());
     return 1;
@@ -151,9 +150,9 @@ int Run(const Options& opt) {
     ours += ours_table[i];
     delegated += delegated_table[i];
     if (ours_table[i] || delegated_table[i]) {
-      pairs.push_back({std::string(kTypeNames[i / mjNGEOMTYPES]) + "-" +
-                           kTypeNames[i % mjNGEOMTYPES],
-                       ours_table[i], delegated_table[i]});
+      pairs.push_back(
+          {std::string(kTypeNames[i / mjNGEOMTYPES]) + "-" + kTypeNames[i % mjNGEOMTYPES],
+           ours_table[i], delegated_table[i]});
     }
   }
 
