@@ -50,16 +50,14 @@ int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjt
   constexpr auto kType2 = static_cast<collision::ShapeType>(Type2);
   if constexpr (collision::HasPairKernel(kType1, kType2)) {
     if (RoutesToKernel(state->config().mode, Type1, Type2)) {
+      if (state->config().stats) {
+        state->CountCall(Type1, Type2, /*ours=*/true);
+      }
       const collision::GeomView geom1 = {d->geom_xpos + 3 * g1, d->geom_xmat + 9 * g1,
                                          m->geom_size + 3 * g1};
       const collision::GeomView geom2 = {d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2,
                                          m->geom_size + 3 * g2};
-      const int count =
-          collision::CollidePairOf<kType1, kType2>(geom1, geom2, margin, AsContacts(con));
-      if (state->config().stats) {
-        state->CountCall(Type1, Type2, /*ours=*/true);
-      }
-      return count;
+      return collision::CollidePairOf<kType1, kType2>(geom1, geom2, margin, AsContacts(con));
     }
   }
   if (state->config().stats) {
