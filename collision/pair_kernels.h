@@ -5,6 +5,7 @@
 // function pointers; with constant types the compiler folds it to a direct call.
 #pragma once
 
+#include "collision/box_box.h"
 #include "collision/capsule_capsule.h"
 #include "collision/contact.h"
 #include "collision/plane_box.h"
@@ -17,8 +18,8 @@
 
 namespace mjportal::collision {
 
-// The most contacts any kernel here writes for one pair (plane–box, plane–cylinder: 4).
-constexpr int kMaxPairContacts = 4;
+// The most contacts any kernel here writes for one pair (box–box: a clipped quad, 8).
+constexpr int kMaxPairContacts = 8;
 
 // A unique code for an ordered pair of shape types.
 MJP_HD constexpr int PairCode(ShapeType a, ShapeType b) {
@@ -37,6 +38,7 @@ MJP_HD constexpr bool HasPairKernel(ShapeType a, ShapeType b) {
     case PairCode(ShapeType::kSphere, ShapeType::kCylinder):
     case PairCode(ShapeType::kSphere, ShapeType::kBox):
     case PairCode(ShapeType::kCapsule, ShapeType::kCapsule):
+    case PairCode(ShapeType::kBox, ShapeType::kBox):
       return true;
     default:
       return false;
@@ -67,6 +69,8 @@ MJP_HD MJP_INLINE int CollidePairOf(const GeomView& geom1, const GeomView& geom2
     return CollideSphereBox(geom1, geom2, margin, out);
   } else if constexpr (A == ShapeType::kCapsule && B == ShapeType::kCapsule) {
     return CollideCapsuleCapsule(geom1, geom2, margin, out);
+  } else if constexpr (A == ShapeType::kBox && B == ShapeType::kBox) {
+    return CollideBoxBox(geom1, geom2, margin, out);
   } else {
     static_assert(!HasPairKernel(A, B), "HasPairKernel and CollidePairOf must agree");
     return -1;
@@ -95,6 +99,8 @@ MJP_HD inline int CollidePair(ShapeType a, ShapeType b, const GeomView& geom1,
       return CollidePairOf<ShapeType::kSphere, ShapeType::kBox>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kCapsule, ShapeType::kCapsule):
       return CollidePairOf<ShapeType::kCapsule, ShapeType::kCapsule>(geom1, geom2, margin, out);
+    case PairCode(ShapeType::kBox, ShapeType::kBox):
+      return CollidePairOf<ShapeType::kBox, ShapeType::kBox>(geom1, geom2, margin, out);
     default:
       return -1;
   }

@@ -97,6 +97,7 @@ INSTANTIATE_TEST_SUITE_P(AnalyticPairs, OraclePairsTest,
                                            OracleParam{mjGEOM_SPHERE, mjGEOM_CYLINDER, "compat"},
                                            OracleParam{mjGEOM_SPHERE, mjGEOM_BOX, "compat"},
                                            OracleParam{mjGEOM_CAPSULE, mjGEOM_CAPSULE, "compat"},
+                                           OracleParam{mjGEOM_BOX, mjGEOM_BOX, "compat"},
                                            OracleParam{mjGEOM_PLANE, mjGEOM_BOX, "fast"},
                                            OracleParam{mjGEOM_CAPSULE, mjGEOM_CAPSULE, "fast"}),
                          ParamName);

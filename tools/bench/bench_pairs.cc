@@ -74,7 +74,7 @@ constexpr KernelBench kKernels[] = {
     &CallKernel<mjGEOM_PLANE, mjGEOM_CYLINDER>,  &CallKernel<mjGEOM_PLANE, mjGEOM_BOX>,
     &CallKernel<mjGEOM_SPHERE, mjGEOM_SPHERE>,   &CallKernel<mjGEOM_SPHERE, mjGEOM_CAPSULE>,
     &CallKernel<mjGEOM_SPHERE, mjGEOM_CYLINDER>, &CallKernel<mjGEOM_SPHERE, mjGEOM_BOX>,
-    &CallKernel<mjGEOM_CAPSULE, mjGEOM_CAPSULE>};
+    &CallKernel<mjGEOM_CAPSULE, mjGEOM_CAPSULE>, &CallKernel<mjGEOM_BOX, mjGEOM_BOX>};
 static_assert(std::size(kKernels) == std::size(kPairs), "one kernel benchmark per pair");
 
 // Keeps the fastest repetition of each benchmark for the ratio table.

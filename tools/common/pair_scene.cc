@@ -161,6 +161,27 @@ void PairScene::Randomize(std::uint64_t seed) {
         pos2[k] = pos1[k] + dir[k] * distance;
     }
 
+    // Same-type pairs: sometimes an exact copy stacked on geom 1 along its z axis (resting
+    // stacks: coincident edges and faces, duplicate clip vertices).
+    if (type1_ == type2_ && s.Chance(0.05)) {
+      mju_copy(size2, size1, 3);
+      mju_copy(mat2, mat1, 9);
+      if (s.Chance(0.5)) {
+        // A twist of up to 1e-8 rad about z: corners just outside the face below.
+        const double angle = s.Uniform(-1e-8, 1e-8);
+        const mjtNum twist[9] = {
+            std::cos(angle), -std::sin(angle), 0, std::sin(angle), std::cos(angle), 0, 0, 0, 1};
+        mju_mulMatMat(mat2, mat1, twist, 3, 3, 3);
+      }
+      const double height = 2 * size1[type1_ == mjGEOM_BOX ? 2 : 0] - s.Uniform(0, 0.01);
+      // Sideways by up to 1e-9 along x and y: corners just outside two side planes at once.
+      const double dx = s.Chance(0.5) ? s.Uniform(0, 1e-9) : 0.0;
+      const double dy = s.Chance(0.5) ? s.Uniform(0, 1e-9) : 0.0;
+      for (int k = 0; k < 3; ++k) {
+        pos2[k] = pos1[k] + mat1[3 * k + 2] * height + mat1[3 * k] * dx + mat1[3 * k + 1] * dy;
+      }
+    }
+
     // Margins: zero, small, or a large distance query.
     const double m_pick = s.Uniform(0, 1);
     c.margin = m_pick < 0.5 ? 0.0 : (m_pick < 0.9 ? s.Uniform(0, 0.2) : s.Uniform(1, 100));
