@@ -27,7 +27,7 @@ constexpr int kPairs[][2] = {{mjGEOM_PLANE, mjGEOM_SPHERE},    {mjGEOM_PLANE, mj
                              {mjGEOM_PLANE, mjGEOM_CYLINDER},  {mjGEOM_PLANE, mjGEOM_BOX},
                              {mjGEOM_SPHERE, mjGEOM_SPHERE},   {mjGEOM_SPHERE, mjGEOM_CAPSULE},
                              {mjGEOM_SPHERE, mjGEOM_CYLINDER}, {mjGEOM_SPHERE, mjGEOM_BOX},
-                             {mjGEOM_CAPSULE, mjGEOM_CAPSULE}};
+                             {mjGEOM_CAPSULE, mjGEOM_CAPSULE}, {mjGEOM_BOX, mjGEOM_BOX}};
 
 // Calls `entry` on every case of the scene in turn, one call per iteration.
 void CallEntry(benchmark::State& state, const PairScene* scene, mjfCollision entry) {
