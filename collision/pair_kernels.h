@@ -6,6 +6,7 @@
 #pragma once
 
 #include "collision/box_box.h"
+#include "collision/capsule_box.h"
 #include "collision/capsule_capsule.h"
 #include "collision/contact.h"
 #include "collision/plane_box.h"
@@ -38,6 +39,7 @@ MJP_HD constexpr bool HasPairKernel(ShapeType a, ShapeType b) {
     case PairCode(ShapeType::kSphere, ShapeType::kCylinder):
     case PairCode(ShapeType::kSphere, ShapeType::kBox):
     case PairCode(ShapeType::kCapsule, ShapeType::kCapsule):
+    case PairCode(ShapeType::kCapsule, ShapeType::kBox):
     case PairCode(ShapeType::kBox, ShapeType::kBox):
       return true;
     default:
@@ -69,6 +71,8 @@ MJP_HD MJP_INLINE int CollidePairOf(const GeomView& geom1, const GeomView& geom2
     return CollideSphereBox(geom1, geom2, margin, out);
   } else if constexpr (A == ShapeType::kCapsule && B == ShapeType::kCapsule) {
     return CollideCapsuleCapsule(geom1, geom2, margin, out);
+  } else if constexpr (A == ShapeType::kCapsule && B == ShapeType::kBox) {
+    return CollideCapsuleBox(geom1, geom2, margin, out);
   } else if constexpr (A == ShapeType::kBox && B == ShapeType::kBox) {
     return CollideBoxBox(geom1, geom2, margin, out);
   } else {
@@ -99,6 +103,8 @@ MJP_HD inline int CollidePair(ShapeType a, ShapeType b, const GeomView& geom1,
       return CollidePairOf<ShapeType::kSphere, ShapeType::kBox>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kCapsule, ShapeType::kCapsule):
       return CollidePairOf<ShapeType::kCapsule, ShapeType::kCapsule>(geom1, geom2, margin, out);
+    case PairCode(ShapeType::kCapsule, ShapeType::kBox):
+      return CollidePairOf<ShapeType::kCapsule, ShapeType::kBox>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kBox, ShapeType::kBox):
       return CollidePairOf<ShapeType::kBox, ShapeType::kBox>(geom1, geom2, margin, out);
     default:

@@ -14,14 +14,13 @@
 
 namespace mjportal::collision {
 
-// Sphere (geom 1) against box (geom 2, size = half-extents). Returns 0 or 1 contacts.
-MJP_HD inline int CollideSphereBox(const GeomView& sphere, const GeomView& box, double margin,
-                                   Contact* out) {
+// Sphere (centre, radius) against a box. Returns 0 or 1 contacts.
+MJP_HD inline int CollideSphereBoxAt(double margin, const Vec3& sphere_center, double sphere_radius,
+                                     const GeomView& box, Contact* out) {
   const double* e = box.size;
-  const double sphere_radius = sphere.size[0];
 
   // Sphere centre in the box frame, and the closest point of the box (clamped per positive limit).
-  const Vec3 local = RotateT(box.mat, Load3(sphere.pos) - Load3(box.pos));
+  const Vec3 local = RotateT(box.mat, sphere_center - Load3(box.pos));
   Vec3 clamped = local;
   for (int i = 0; i < 3; ++i) {
     if (e[i] > 0) {
@@ -67,6 +66,12 @@ MJP_HD inline int CollideSphereBox(const GeomView& sphere, const GeomView& box, 
   con.dist = dist - sphere_radius;
   con.tangent = {0.0, 0.0, 0.0};
   return 1;
+}
+
+// Sphere (geom 1) against box (geom 2, size = half-extents). Returns 0 or 1 contacts.
+MJP_HD inline int CollideSphereBox(const GeomView& sphere, const GeomView& box, double margin,
+                                   Contact* out) {
+  return CollideSphereBoxAt(margin, Load3(sphere.pos), sphere.size[0], box, out);
 }
 
 }  // namespace mjportal::collision

@@ -353,7 +353,7 @@ TEST(AnalyticKernels, DispatchCoversExactlyTheAnalyticPairs) {
       }
     }
   }
-  EXPECT_EQ(count, 10);
+  EXPECT_EQ(count, 11);
 }
 
 }  // namespace

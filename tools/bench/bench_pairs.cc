@@ -27,7 +27,8 @@ constexpr int kPairs[][2] = {{mjGEOM_PLANE, mjGEOM_SPHERE},    {mjGEOM_PLANE, mj
                              {mjGEOM_PLANE, mjGEOM_CYLINDER},  {mjGEOM_PLANE, mjGEOM_BOX},
                              {mjGEOM_SPHERE, mjGEOM_SPHERE},   {mjGEOM_SPHERE, mjGEOM_CAPSULE},
                              {mjGEOM_SPHERE, mjGEOM_CYLINDER}, {mjGEOM_SPHERE, mjGEOM_BOX},
-                             {mjGEOM_CAPSULE, mjGEOM_CAPSULE}, {mjGEOM_BOX, mjGEOM_BOX}};
+                             {mjGEOM_CAPSULE, mjGEOM_CAPSULE}, {mjGEOM_CAPSULE, mjGEOM_BOX},
+                             {mjGEOM_BOX, mjGEOM_BOX}};
 
 // Calls `entry` on every case of the scene in turn, one call per iteration.
 void CallEntry(benchmark::State& state, const PairScene* scene, mjfCollision entry) {
@@ -74,7 +75,8 @@ constexpr KernelBench kKernels[] = {
     &CallKernel<mjGEOM_PLANE, mjGEOM_CYLINDER>,  &CallKernel<mjGEOM_PLANE, mjGEOM_BOX>,
     &CallKernel<mjGEOM_SPHERE, mjGEOM_SPHERE>,   &CallKernel<mjGEOM_SPHERE, mjGEOM_CAPSULE>,
     &CallKernel<mjGEOM_SPHERE, mjGEOM_CYLINDER>, &CallKernel<mjGEOM_SPHERE, mjGEOM_BOX>,
-    &CallKernel<mjGEOM_CAPSULE, mjGEOM_CAPSULE>, &CallKernel<mjGEOM_BOX, mjGEOM_BOX>};
+    &CallKernel<mjGEOM_CAPSULE, mjGEOM_CAPSULE>, &CallKernel<mjGEOM_CAPSULE, mjGEOM_BOX>,
+    &CallKernel<mjGEOM_BOX, mjGEOM_BOX>};
 static_assert(std::size(kKernels) == std::size(kPairs), "one kernel benchmark per pair");
 
 // Keeps the fastest repetition of each benchmark for the ratio table.
