@@ -18,15 +18,34 @@ struct Contact {
   Vec3 tangent;
 };
 
+// A convex mesh as MuJoCo compiles it, borrowed.
+//   vert       vertex positions in the mesh (geom) frame, float[nvert][3]
+//   nvert      vertex count
+//   graph      MuJoCo's hull graph (mesh_graph at the mesh's address), or nullptr when the model
+//              has none: {numvert, numface, vert_edgeadr[numvert], vert_globalid[numvert],
+//              edge_localid[...] (-1 terminated per vertex), ...}
+//   hillclimb  support queries climb the graph (MuJoCo: graph present and nvert >= 10); else they
+//              scan every vertex
+//   rbound     radius of the geom's bounding sphere
+struct MeshView {
+  const float* vert;
+  int nvert;
+  const int* graph;
+  bool hillclimb;
+  double rbound;
+};
+
 // A geom as the kernels see it: borrowed pointers into caller-owned arrays.
 //   pos   world position of the geom frame, double[3]
 //   mat   world rotation, row-major double[9] (columns are the local axes)
 //   size  type-specific sizes, double[3] (sphere: r; capsule/cylinder: r, half-length; box:
-//         half-extents)
+//         half-extents; ellipsoid: semi-axes)
+//   mesh  the mesh of a mesh geom, else nullptr
 struct GeomView {
   const double* pos;
   const double* mat;
   const double* size;
+  const MeshView* mesh = nullptr;
 };
 
 // Shape types, numbered as MuJoCo numbers its geom types (the plugin asserts the match).

@@ -10,6 +10,7 @@
 #include "collision/capsule_capsule.h"
 #include "collision/contact.h"
 #include "collision/plane_box.h"
+#include "collision/plane_convex.h"
 #include "collision/plane_cylinder.h"
 #include "collision/plane_sphere.h"
 #include "collision/sphere_box.h"
@@ -32,8 +33,10 @@ MJP_HD constexpr bool HasPairKernel(ShapeType a, ShapeType b) {
   switch (PairCode(a, b)) {
     case PairCode(ShapeType::kPlane, ShapeType::kSphere):
     case PairCode(ShapeType::kPlane, ShapeType::kCapsule):
+    case PairCode(ShapeType::kPlane, ShapeType::kEllipsoid):
     case PairCode(ShapeType::kPlane, ShapeType::kCylinder):
     case PairCode(ShapeType::kPlane, ShapeType::kBox):
+    case PairCode(ShapeType::kPlane, ShapeType::kMesh):
     case PairCode(ShapeType::kSphere, ShapeType::kSphere):
     case PairCode(ShapeType::kSphere, ShapeType::kCapsule):
     case PairCode(ShapeType::kSphere, ShapeType::kCylinder):
@@ -47,7 +50,8 @@ MJP_HD constexpr bool HasPairKernel(ShapeType a, ShapeType b) {
   }
 }
 
-// Collides geom 1 (type A) with geom 2 (type B), types known at compile time: a direct, inlined
+// Collides geom 1 (type A) with geom 2 (type B), types known at compile time. Mesh geoms need
+// their GeomView::mesh: a direct, inlined
 // call of the kernel. Writes at most kMaxPairContacts contacts with dist <= margin to out and
 // returns their count, or -1 when (A, B) has no kernel here.
 template <ShapeType A, ShapeType B>
@@ -57,6 +61,10 @@ MJP_HD MJP_INLINE int CollidePairOf(const GeomView& geom1, const GeomView& geom2
     return CollidePlaneSphere(geom1, geom2, margin, out);
   } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kCapsule) {
     return CollidePlaneCapsule(geom1, geom2, margin, out);
+  } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kEllipsoid) {
+    return CollidePlaneEllipsoid(geom1, geom2, margin, out);
+  } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kMesh) {
+    return CollidePlaneMesh(geom1, geom2, margin, out);
   } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kCylinder) {
     return CollidePlaneCylinder(geom1, geom2, margin, out);
   } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kBox) {
@@ -89,6 +97,10 @@ MJP_HD inline int CollidePair(ShapeType a, ShapeType b, const GeomView& geom1,
       return CollidePairOf<ShapeType::kPlane, ShapeType::kSphere>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kPlane, ShapeType::kCapsule):
       return CollidePairOf<ShapeType::kPlane, ShapeType::kCapsule>(geom1, geom2, margin, out);
+    case PairCode(ShapeType::kPlane, ShapeType::kEllipsoid):
+      return CollidePairOf<ShapeType::kPlane, ShapeType::kEllipsoid>(geom1, geom2, margin, out);
+    case PairCode(ShapeType::kPlane, ShapeType::kMesh):
+      return CollidePairOf<ShapeType::kPlane, ShapeType::kMesh>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kPlane, ShapeType::kCylinder):
       return CollidePairOf<ShapeType::kPlane, ShapeType::kCylinder>(geom1, geom2, margin, out);
     case PairCode(ShapeType::kPlane, ShapeType::kBox):

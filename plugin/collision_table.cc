@@ -37,6 +37,18 @@ inline collision::Contact* AsContacts(mjPreContact* con) {
 mjfCollision original_table[mjNGEOMTYPES][mjNGEOMTYPES] = {};
 bool installed = false;
 
+// The mesh of a mesh geom as the kernels see it: vertices, MuJoCo's hull graph (if compiled), and
+// whether MuJoCo's support function climbs it (graph present and at least 10 vertices).
+inline collision::MeshView MeshViewOf(const mjModel* m, int g) {
+  constexpr int kHillclimbMinVertices = 10;  // MuJoCo's mjMESH_HILLCLIMB_MIN
+  const int id = m->geom_dataid[g];
+  const int graphadr = m->mesh_graphadr[id];
+  const int nvert = m->mesh_vertnum[id];
+  return {m->mesh_vert + 3 * m->mesh_vertadr[id], nvert,
+          graphadr < 0 ? nullptr : m->mesh_graph + graphadr,
+          graphadr >= 0 && nvert >= kHillclimbMinVertices, m->geom_rbound[g]};
+}
+
 // The dispatcher installed at [Type1][Type2]: a model without an mjportal instance goes straight
 // to MuJoCo's original; with one, the instance's mode decides between our kernel and the original.
 template <int Type1, int Type2>
@@ -53,10 +65,19 @@ int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjt
       if (state->config().stats) {
         state->CountCall(Type1, Type2, /*ours=*/true);
       }
-      const collision::GeomView geom1 = {d->geom_xpos + 3 * g1, d->geom_xmat + 9 * g1,
-                                         m->geom_size + 3 * g1};
-      const collision::GeomView geom2 = {d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2,
-                                         m->geom_size + 3 * g2};
+      collision::MeshView mesh1{}, mesh2{};
+      collision::GeomView geom1 = {d->geom_xpos + 3 * g1, d->geom_xmat + 9 * g1,
+                                   m->geom_size + 3 * g1};
+      collision::GeomView geom2 = {d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2,
+                                   m->geom_size + 3 * g2};
+      if constexpr (Type1 == mjGEOM_MESH) {
+        mesh1 = MeshViewOf(m, g1);
+        geom1.mesh = &mesh1;
+      }
+      if constexpr (Type2 == mjGEOM_MESH) {
+        mesh2 = MeshViewOf(m, g2);
+        geom2.mesh = &mesh2;
+      }
       return collision::CollidePairOf<kType1, kType2>(geom1, geom2, margin, AsContacts(con));
     }
   }

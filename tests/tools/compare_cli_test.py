@@ -19,7 +19,7 @@ def run(*args):
 
 class CompareCliTest(unittest.TestCase):
     def test_json_keys_and_verdict(self):
-        out = run(os.path.join(MODELS, "mixed_filters.xml"), "--mode", "compat", "--steps", "300",
+        out = run(os.path.join(MODELS, "mesh_pile.xml"), "--mode", "compat", "--steps", "300",
                   "--json")
         self.assertEqual(out.returncode, 0, out.stderr)
         report = json.loads(out.stdout)
@@ -30,11 +30,10 @@ class CompareCliTest(unittest.TestCase):
         self.assertIsNone(report["first_divergence_step"])
         self.assertEqual(report["steps"], 300)
         self.assertGreater(report["pairs_ours"], 0)
-        # plane-ellipsoid is delegated for now; plane-box and box-box are ours.
-        self.assertGreater(report["pairs_by_type"]["plane-box"]["ours"], 0)
-        self.assertEqual(report["pairs_by_type"]["plane-box"]["delegated"], 0)
-        self.assertGreater(report["pairs_by_type"]["box-box"]["ours"], 0)
-        self.assertGreater(report["pairs_by_type"]["plane-ellipsoid"]["delegated"], 0)
+        # mesh-mesh is delegated for now; plane-mesh is ours.
+        self.assertGreater(report["pairs_by_type"]["plane-mesh"]["ours"], 0)
+        self.assertEqual(report["pairs_by_type"]["plane-mesh"]["delegated"], 0)
+        self.assertGreater(report["pairs_by_type"]["mesh-mesh"]["delegated"], 0)
         self.assertEqual(report["pairs_ours"] + report["pairs_delegated"],
                          sum(v["ours"] + v["delegated"] for v in report["pairs_by_type"].values()))
 

@@ -74,10 +74,34 @@ PairScene PairScene::Create(int type1, int type2, int count, const PluginConfig&
     }
     xml << "</instance></plugin></extension>";
   }
+  // Mesh geoms alternate between two seeded convex point clouds: 8 vertices (MuJoCo scans them)
+  // and 64 (MuJoCo climbs the hull graph).
+  const bool has_mesh = type1 == mjGEOM_MESH || type2 == mjGEOM_MESH;
+  if (has_mesh) {
+    Sampler cloud(7);
+    xml << "<asset>";
+    for (int n : {8, 64}) {
+      xml << "<mesh name=\"cloud" << n << "\" vertex=\"";
+      for (int v = 0; v < n; ++v) {
+        mjtNum dir[3];
+        cloud.Direction(dir);
+        const double scale[3] = {0.3, 0.2, 0.15};
+        for (int k = 0; k < 3; ++k)
+          xml << dir[k] * scale[k] * cloud.Uniform(0.8, 1.0) << " ";
+      }
+      xml << "\"/>";
+    }
+    xml << "</asset>";
+  }
   xml << "<worldbody>";
   for (int i = 0; i < 2 * count; ++i) {
-    xml << "<geom type=\"" << kTypeNames[i % 2 ? type2 : type1]
-        << "\" size=\"1 1 1\" contype=\"0\" conaffinity=\"0\"/>";
+    const int type = i % 2 ? type2 : type1;
+    xml << "<geom type=\"" << kTypeNames[type]
+        << "\" size=\"1 1 1\" contype=\"0\" conaffinity=\"0\"";
+    if (type == mjGEOM_MESH) {
+      xml << " mesh=\"cloud" << ((i / 2) % 2 ? 64 : 8) << "\"";
+    }
+    xml << "/>";
   }
   xml << "</worldbody></mujoco>";
 
@@ -144,8 +168,11 @@ void PairScene::Randomize(std::uint64_t seed) {
       pos1[k] = s.Uniform(-1, 1);
     mjtNum dir[3];
     s.Direction(dir);
-    const double reach = (type1_ == mjGEOM_PLANE ? 0.0 : BoundingRadius(type1_, size1)) +
-                         BoundingRadius(type2_, size2);
+    auto bound = [&](int type, int g, const mjtNum* size) {
+      return type == mjGEOM_MESH ? m->geom_rbound[g] : BoundingRadius(type, size);
+    };
+    const double reach = (type1_ == mjGEOM_PLANE ? 0.0 : bound(type1_, c.geom1, size1)) +
+                         bound(type2_, c.geom2, size2);
     double distance = s.Uniform(0.0, 1.2 * reach);
     if (s.Chance(0.03))
       distance = reach;

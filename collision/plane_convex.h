@@ -1,0 +1,130 @@
+// Plane against ellipsoid and convex mesh: the support point along -n, plus (meshes) up to two
+// more hull vertices below the plane, as MuJoCo 3.12 computes them (compat).
+//
+// Math: for plane normal n through p, the convex geom's deepest point is its support point s
+// along -n; dist = n·(s - p), the contact halfway between s and the plane. Ellipsoid support, in
+// the local frame with semi-axes e: s = e ∘ u where u = normalize(e ∘ d) (the standard scaling
+// trick). Mesh support: mesh_support.h. Extra mesh contacts: hull vertices adjacent to the
+// support vertex (all vertices when the model has no hull graph), in order, that are within the
+// margin of the plane and not within 0.3·rbound of the first contact; three contacts at most.
+#pragma once
+
+#include <cmath>
+
+#include "collision/contact.h"
+#include "collision/mesh_support.h"
+
+namespace mjportal::collision {
+namespace plane_convex {
+
+constexpr int kMaxMeshContacts = 3;
+constexpr double kSpreadFraction = 0.3;  // of rbound: minimum spacing from the first contact
+
+// Writes the contact for world point `point` against the plane (normal n through p).
+MJP_HD inline void PlaneContact(const Vec3& point, const Vec3& n, const Vec3& p, Contact* out) {
+  out->dist = Dot(n, point - p);
+  out->pos = point + n * (-0.5 * out->dist);
+  out->normal = n;
+  out->tangent = {0.0, 0.0, 0.0};
+}
+
+}  // namespace plane_convex
+
+// Ellipsoid support along world direction `dir` (world point), MuJoCo's CCD variant with zero
+// margin: local u = e ∘ d normalized (unit x when tiny), s = e ∘ u, then + d·0/2 (which only turns
+// -0 into +0), rotated and translated to the world.
+MJP_HD inline Vec3 EllipsoidSupport(const GeomView& ellipsoid, const Vec3& dir) {
+  const double* e = ellipsoid.size;
+  const Vec3 local_dir = RotateT(ellipsoid.mat, dir);
+  Vec3 s = {local_dir.x * e[0], local_dir.y * e[1], local_dir.z * e[2]};
+  Normalize(s);
+  s = {s.x * e[0], s.y * e[1], s.z * e[2]};
+  s = s + local_dir * 0.0 * 0.5;
+  return Rotate(ellipsoid.mat, s) + Load3(ellipsoid.pos);
+}
+
+// Plane (geom 1) against ellipsoid (geom 2). Returns 0 or 1 contacts.
+MJP_HD inline int CollidePlaneEllipsoid(const GeomView& plane, const GeomView& ellipsoid,
+                                        double margin, Contact* out) {
+  const Vec3 n = Column(plane.mat, 2);
+  const Vec3 deepest = EllipsoidSupport(ellipsoid, -n);
+  const double dist = Dot(n, deepest - Load3(plane.pos));
+  if (dist > margin) {
+    return 0;
+  }
+  plane_convex::PlaneContact(deepest, n, Load3(plane.pos), out);
+  return 1;
+}
+
+// Plane (geom 1) against convex mesh (geom 2). Returns 0–3 contacts, or -1 when the geom comes
+// without its mesh view.
+MJP_HD inline int CollidePlaneMesh(const GeomView& plane, const GeomView& mesh_geom, double margin,
+                                   Contact* out) {
+  using plane_convex::kMaxMeshContacts;
+  if (mesh_geom.mesh == nullptr) {
+    return -1;
+  }
+  const MeshView& mesh = *mesh_geom.mesh;
+  const Vec3 n = Column(plane.mat, 2);
+  const Vec3 plane_pos = Load3(plane.pos);
+  const Vec3 mesh_pos = Load3(mesh_geom.pos);
+
+  // Support vertex along -n (local frame), then the CCD support's zero-margin term and the world.
+  const Vec3 local_dir = RotateT(mesh_geom.mat, -n);
+  int hull_index = -1;
+  const int support = MeshSupportVertex(mesh, local_dir, &hull_index);
+  if (support < 0) {
+    return 0;
+  }
+  Vec3 local = {static_cast<double>(mesh.vert[3 * support]),
+                static_cast<double>(mesh.vert[3 * support + 1]),
+                static_cast<double>(mesh.vert[3 * support + 2])};
+  local = local + local_dir * 0.0 * 0.5;
+  const Vec3 deepest = Rotate(mesh_geom.mat, local) + mesh_pos;
+
+  // First contact.
+  const double dist = Dot(n, deepest - plane_pos);
+  if (dist > margin) {
+    return 0;
+  }
+  plane_convex::PlaneContact(deepest, n, plane_pos, out);
+  int count = 1;
+
+  // More vertices below the threshold: d·v > n·(c - p) - margin  <=>  height(v) < margin.
+  const double threshold = Dot(n, mesh_pos - plane_pos) - margin;
+  const Vec3 first = out[0].pos;
+  auto try_vertex = [&](int vertex) {
+    const Vec3 v = {static_cast<double>(mesh.vert[3 * vertex]),
+                    static_cast<double>(mesh.vert[3 * vertex + 1]),
+                    static_cast<double>(mesh.vert[3 * vertex + 2])};
+    const Vec3 point = Rotate(mesh_geom.mat, v) + mesh_pos;
+    const Vec3 offset = point - first;
+    if (std::sqrt(offset.x * offset.x + offset.y * offset.y + offset.z * offset.z) <
+        plane_convex::kSpreadFraction * mesh.rbound) {
+      return;
+    }
+    plane_convex::PlaneContact(point, n, plane_pos, out + count);
+    ++count;
+  };
+  if (mesh.graph == nullptr) {
+    for (int i = 0; i < mesh.nvert && count < kMaxMeshContacts; ++i) {
+      if (DotVertex(local_dir, mesh.vert, i) > threshold && i != hull_index) {
+        try_vertex(i);
+      }
+    }
+  } else if (hull_index >= 0) {
+    const int numvert = mesh.graph[0];
+    const int* vert_edgeadr = mesh.graph + 2;
+    const int* vert_globalid = mesh.graph + 2 + numvert;
+    const int* edge_localid = mesh.graph + 2 + 2 * numvert;
+    for (int e = vert_edgeadr[hull_index]; edge_localid[e] >= 0 && count < kMaxMeshContacts; ++e) {
+      const int vertex = vert_globalid[edge_localid[e]];
+      if (DotVertex(local_dir, mesh.vert, vertex) > threshold) {
+        try_vertex(vertex);
+      }
+    }
+  }
+  return count;
+}
+
+}  // namespace mjportal::collision
