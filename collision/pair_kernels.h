@@ -28,97 +28,57 @@ MJP_HD constexpr int PairCode(ShapeType a, ShapeType b) {
   return static_cast<int>(a) * kShapeTypeCount + static_cast<int>(b);
 }
 
+// Every pair with a kernel, listed once: X(type 1, type 2, kernel). The queries and both
+// dispatchers below are generated from this list.
+#define MJPORTAL_PAIR_KERNELS(X)               \
+  X(kPlane, kSphere, CollidePlaneSphere)       \
+  X(kPlane, kCapsule, CollidePlaneCapsule)     \
+  X(kPlane, kEllipsoid, CollidePlaneEllipsoid) \
+  X(kPlane, kCylinder, CollidePlaneCylinder)   \
+  X(kPlane, kBox, CollidePlaneBox)             \
+  X(kPlane, kMesh, CollidePlaneMesh)           \
+  X(kSphere, kSphere, CollideSphereSphere)     \
+  X(kSphere, kCapsule, CollideSphereCapsule)   \
+  X(kSphere, kCylinder, CollideSphereCylinder) \
+  X(kSphere, kBox, CollideSphereBox)           \
+  X(kCapsule, kCapsule, CollideCapsuleCapsule) \
+  X(kCapsule, kBox, CollideCapsuleBox)         \
+  X(kBox, kBox, CollideBoxBox)
+
 // True when CollidePair has a kernel for (a, b).
 MJP_HD constexpr bool HasPairKernel(ShapeType a, ShapeType b) {
-  switch (PairCode(a, b)) {
-    case PairCode(ShapeType::kPlane, ShapeType::kSphere):
-    case PairCode(ShapeType::kPlane, ShapeType::kCapsule):
-    case PairCode(ShapeType::kPlane, ShapeType::kEllipsoid):
-    case PairCode(ShapeType::kPlane, ShapeType::kCylinder):
-    case PairCode(ShapeType::kPlane, ShapeType::kBox):
-    case PairCode(ShapeType::kPlane, ShapeType::kMesh):
-    case PairCode(ShapeType::kSphere, ShapeType::kSphere):
-    case PairCode(ShapeType::kSphere, ShapeType::kCapsule):
-    case PairCode(ShapeType::kSphere, ShapeType::kCylinder):
-    case PairCode(ShapeType::kSphere, ShapeType::kBox):
-    case PairCode(ShapeType::kCapsule, ShapeType::kCapsule):
-    case PairCode(ShapeType::kCapsule, ShapeType::kBox):
-    case PairCode(ShapeType::kBox, ShapeType::kBox):
-      return true;
-    default:
-      return false;
-  }
+#define MJPORTAL_HAS_KERNEL(A, B, KERNEL)                     \
+  if (PairCode(a, b) == PairCode(ShapeType::A, ShapeType::B)) \
+    return true;
+  MJPORTAL_PAIR_KERNELS(MJPORTAL_HAS_KERNEL)
+#undef MJPORTAL_HAS_KERNEL
+  return false;
 }
 
-// Collides geom 1 (type A) with geom 2 (type B), types known at compile time. Mesh geoms need
-// their GeomView::mesh: a direct, inlined
-// call of the kernel. Writes at most kMaxPairContacts contacts with dist <= margin to out and
-// returns their count, or -1 when (A, B) has no kernel here.
+// Collides geom 1 (type A) with geom 2 (type B), types known at compile time: a direct, inlined
+// call of the kernel. Mesh geoms need their GeomView::mesh. Writes at most kMaxPairContacts
+// contacts with dist <= margin to out and returns their count, or -1 when (A, B) has no kernel.
 template <ShapeType A, ShapeType B>
 MJP_HD MJP_INLINE int CollidePairOf(const GeomView& geom1, const GeomView& geom2, double margin,
                                     Contact* out) {
-  if constexpr (A == ShapeType::kPlane && B == ShapeType::kSphere) {
-    return CollidePlaneSphere(geom1, geom2, margin, out);
-  } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kCapsule) {
-    return CollidePlaneCapsule(geom1, geom2, margin, out);
-  } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kEllipsoid) {
-    return CollidePlaneEllipsoid(geom1, geom2, margin, out);
-  } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kMesh) {
-    return CollidePlaneMesh(geom1, geom2, margin, out);
-  } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kCylinder) {
-    return CollidePlaneCylinder(geom1, geom2, margin, out);
-  } else if constexpr (A == ShapeType::kPlane && B == ShapeType::kBox) {
-    return CollidePlaneBox(geom1, geom2, margin, out);
-  } else if constexpr (A == ShapeType::kSphere && B == ShapeType::kSphere) {
-    return CollideSphereSphere(geom1, geom2, margin, out);
-  } else if constexpr (A == ShapeType::kSphere && B == ShapeType::kCapsule) {
-    return CollideSphereCapsule(geom1, geom2, margin, out);
-  } else if constexpr (A == ShapeType::kSphere && B == ShapeType::kCylinder) {
-    return CollideSphereCylinder(geom1, geom2, margin, out);
-  } else if constexpr (A == ShapeType::kSphere && B == ShapeType::kBox) {
-    return CollideSphereBox(geom1, geom2, margin, out);
-  } else if constexpr (A == ShapeType::kCapsule && B == ShapeType::kCapsule) {
-    return CollideCapsuleCapsule(geom1, geom2, margin, out);
-  } else if constexpr (A == ShapeType::kCapsule && B == ShapeType::kBox) {
-    return CollideCapsuleBox(geom1, geom2, margin, out);
-  } else if constexpr (A == ShapeType::kBox && B == ShapeType::kBox) {
-    return CollideBoxBox(geom1, geom2, margin, out);
-  } else {
-    static_assert(!HasPairKernel(A, B), "HasPairKernel and CollidePairOf must agree");
-    return -1;
+#define MJPORTAL_CALL_KERNEL(TA, TB, KERNEL)                \
+  if constexpr (A == ShapeType::TA && B == ShapeType::TB) { \
+    return KERNEL(geom1, geom2, margin, out);               \
   }
+  MJPORTAL_PAIR_KERNELS(MJPORTAL_CALL_KERNEL)
+#undef MJPORTAL_CALL_KERNEL
+  return -1;
 }
 
 // The same with types known at run time (a switch, for batched code): see CollidePairOf.
 MJP_HD inline int CollidePair(ShapeType a, ShapeType b, const GeomView& geom1,
                               const GeomView& geom2, double margin, Contact* out) {
   switch (PairCode(a, b)) {
-    case PairCode(ShapeType::kPlane, ShapeType::kSphere):
-      return CollidePairOf<ShapeType::kPlane, ShapeType::kSphere>(geom1, geom2, margin, out);
-    case PairCode(ShapeType::kPlane, ShapeType::kCapsule):
-      return CollidePairOf<ShapeType::kPlane, ShapeType::kCapsule>(geom1, geom2, margin, out);
-    case PairCode(ShapeType::kPlane, ShapeType::kEllipsoid):
-      return CollidePairOf<ShapeType::kPlane, ShapeType::kEllipsoid>(geom1, geom2, margin, out);
-    case PairCode(ShapeType::kPlane, ShapeType::kMesh):
-      return CollidePairOf<ShapeType::kPlane, ShapeType::kMesh>(geom1, geom2, margin, out);
-    case PairCode(ShapeType::kPlane, ShapeType::kCylinder):
-      return CollidePairOf<ShapeType::kPlane, ShapeType::kCylinder>(geom1, geom2, margin, out);
-    case PairCode(ShapeType::kPlane, ShapeType::kBox):
-      return CollidePairOf<ShapeType::kPlane, ShapeType::kBox>(geom1, geom2, margin, out);
-    case PairCode(ShapeType::kSphere, ShapeType::kSphere):
-      return CollidePairOf<ShapeType::kSphere, ShapeType::kSphere>(geom1, geom2, margin, out);
-    case PairCode(ShapeType::kSphere, ShapeType::kCapsule):
-      return CollidePairOf<ShapeType::kSphere, ShapeType::kCapsule>(geom1, geom2, margin, out);
-    case PairCode(ShapeType::kSphere, ShapeType::kCylinder):
-      return CollidePairOf<ShapeType::kSphere, ShapeType::kCylinder>(geom1, geom2, margin, out);
-    case PairCode(ShapeType::kSphere, ShapeType::kBox):
-      return CollidePairOf<ShapeType::kSphere, ShapeType::kBox>(geom1, geom2, margin, out);
-    case PairCode(ShapeType::kCapsule, ShapeType::kCapsule):
-      return CollidePairOf<ShapeType::kCapsule, ShapeType::kCapsule>(geom1, geom2, margin, out);
-    case PairCode(ShapeType::kCapsule, ShapeType::kBox):
-      return CollidePairOf<ShapeType::kCapsule, ShapeType::kBox>(geom1, geom2, margin, out);
-    case PairCode(ShapeType::kBox, ShapeType::kBox):
-      return CollidePairOf<ShapeType::kBox, ShapeType::kBox>(geom1, geom2, margin, out);
+#define MJPORTAL_CASE_KERNEL(A, B, KERNEL)   \
+  case PairCode(ShapeType::A, ShapeType::B): \
+    return KERNEL(geom1, geom2, margin, out);
+    MJPORTAL_PAIR_KERNELS(MJPORTAL_CASE_KERNEL)
+#undef MJPORTAL_CASE_KERNEL
     default:
       return -1;
   }

@@ -7,6 +7,7 @@
 
 #include "collision/pair_kernels.h"
 #include "plugin/instance.h"
+#include "plugin/mesh_view.h"
 #include "plugin/routing.h"
 
 namespace mjportal {
@@ -36,18 +37,6 @@ inline collision::Contact* AsContacts(mjPreContact* con) {
 // Written once by InstallCollisionTable (load time); read-only on every call path.
 mjfCollision original_table[mjNGEOMTYPES][mjNGEOMTYPES] = {};
 bool installed = false;
-
-// The mesh of a mesh geom as the kernels see it: vertices, MuJoCo's hull graph (if compiled), and
-// whether MuJoCo's support function climbs it (graph present and at least 10 vertices).
-inline collision::MeshView MeshViewOf(const mjModel* m, int g) {
-  constexpr int kHillclimbMinVertices = 10;  // MuJoCo's mjMESH_HILLCLIMB_MIN
-  const int id = m->geom_dataid[g];
-  const int graphadr = m->mesh_graphadr[id];
-  const int nvert = m->mesh_vertnum[id];
-  return {m->mesh_vert + 3 * m->mesh_vertadr[id], nvert,
-          graphadr < 0 ? nullptr : m->mesh_graph + graphadr,
-          graphadr >= 0 && nvert >= kHillclimbMinVertices, m->geom_rbound[g]};
-}
 
 // The dispatcher installed at [Type1][Type2]: a model without an mjportal instance goes straight
 // to MuJoCo's original; with one, the instance's mode decides between our kernel and the original.

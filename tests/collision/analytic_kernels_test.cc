@@ -10,14 +10,13 @@
 #include <random>
 
 #include "collision/pair_kernels.h"
+#include "tests/env_count.h"
 
 namespace mjportal::collision {
 namespace {
 
 int CasesFromEnv() {
-  const char* env = std::getenv("MJPORTAL_KERNEL_CASES");
-  const int n = env ? std::atoi(env) : 20000;
-  return n > 0 ? n : 20000;
+  return static_cast<int>(mjportal::testing::EnvCount("MJPORTAL_KERNEL_CASES", 20000));
 }
 
 struct Rng {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "plugin/mjportal.h"
+#include "tests/env_count.h"
 #include "tests/fixture.h"
 #include "tools/common/pair_scene.h"
 
@@ -35,9 +36,7 @@ std::string ParamName(const ::testing::TestParamInfo<OracleParam>& info) {
 }
 
 long CasesFromEnv() {
-  const char* env = std::getenv("MJPORTAL_ORACLE_CASES");
-  const long cases = env ? std::strtol(env, nullptr, 10) : 100000;
-  return cases > 0 ? cases : 100000;
+  return EnvCount("MJPORTAL_ORACLE_CASES", 100000);
 }
 
 class OraclePairsTest : public MujocoTest, public ::testing::WithParamInterface<OracleParam> {};

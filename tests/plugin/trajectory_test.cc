@@ -8,6 +8,7 @@
 #include <string>
 
 #include "plugin/mjportal.h"
+#include "tests/env_count.h"
 #include "tests/fixture.h"
 #include "tools/common/lockstep.h"
 #include "tools/common/model_variants.h"
@@ -16,9 +17,7 @@ namespace mjportal::testing {
 namespace {
 
 int StepsFromEnv() {
-  const char* env = std::getenv("MJPORTAL_TRAJECTORY_STEPS");
-  const int steps = env ? std::atoi(env) : 1000;
-  return steps > 0 ? steps : 1000;
+  return static_cast<int>(EnvCount("MJPORTAL_TRAJECTORY_STEPS", 1000));
 }
 
 struct TrajectoryParam {

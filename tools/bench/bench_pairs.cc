@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "collision/pair_kernels.h"
+#include "plugin/mesh_view.h"
 #include "plugin/mjportal.h"
 #include "tools/common/pair_scene.h"
 #include "tools/common/plugin_api.h"
@@ -23,12 +24,13 @@ namespace mjportal::tools {
 namespace {
 
 constexpr int kCases = 1024;
-constexpr int kPairs[][2] = {{mjGEOM_PLANE, mjGEOM_SPHERE},    {mjGEOM_PLANE, mjGEOM_CAPSULE},
-                             {mjGEOM_PLANE, mjGEOM_CYLINDER},  {mjGEOM_PLANE, mjGEOM_BOX},
-                             {mjGEOM_SPHERE, mjGEOM_SPHERE},   {mjGEOM_SPHERE, mjGEOM_CAPSULE},
-                             {mjGEOM_SPHERE, mjGEOM_CYLINDER}, {mjGEOM_SPHERE, mjGEOM_BOX},
-                             {mjGEOM_CAPSULE, mjGEOM_CAPSULE}, {mjGEOM_CAPSULE, mjGEOM_BOX},
-                             {mjGEOM_BOX, mjGEOM_BOX}};
+// Every pair type mjportal answers (collision/pair_kernels.h's list).
+constexpr int kPairs[][2] = {
+#define MJPORTAL_PAIR_TYPES(A, B, KERNEL) \
+  {static_cast<int>(collision::ShapeType::A), static_cast<int>(collision::ShapeType::B)},
+    MJPORTAL_PAIR_KERNELS(MJPORTAL_PAIR_TYPES)
+#undef MJPORTAL_PAIR_TYPES
+};
 
 // Calls `entry` on every case of the scene in turn, one call per iteration.
 void CallEntry(benchmark::State& state, const PairScene* scene, mjfCollision entry) {
@@ -57,10 +59,15 @@ void CallKernel(benchmark::State& state, const PairScene* scene) {
   size_t i = 0;
   for (auto _ : state) {
     const PairCase& c = cases[i];
+    collision::MeshView mesh2{};
     const collision::GeomView g1 = {d->geom_xpos + 3 * c.geom1, d->geom_xmat + 9 * c.geom1,
                                     m->geom_size + 3 * c.geom1};
-    const collision::GeomView g2 = {d->geom_xpos + 3 * c.geom2, d->geom_xmat + 9 * c.geom2,
-                                    m->geom_size + 3 * c.geom2};
+    collision::GeomView g2 = {d->geom_xpos + 3 * c.geom2, d->geom_xmat + 9 * c.geom2,
+                              m->geom_size + 3 * c.geom2};
+    if constexpr (Type2 == mjGEOM_MESH) {  // every mesh pair has the mesh second
+      mesh2 = MeshViewOf(m, c.geom2);
+      g2.mesh = &mesh2;
+    }
     benchmark::DoNotOptimize(
         collision::CollidePairOf<static_cast<ShapeType>(Type1), static_cast<ShapeType>(Type2)>(
             g1, g2, c.margin, con));
@@ -71,12 +78,11 @@ void CallKernel(benchmark::State& state, const PairScene* scene) {
 
 using KernelBench = void (*)(benchmark::State&, const PairScene*);
 constexpr KernelBench kKernels[] = {
-    &CallKernel<mjGEOM_PLANE, mjGEOM_SPHERE>,    &CallKernel<mjGEOM_PLANE, mjGEOM_CAPSULE>,
-    &CallKernel<mjGEOM_PLANE, mjGEOM_CYLINDER>,  &CallKernel<mjGEOM_PLANE, mjGEOM_BOX>,
-    &CallKernel<mjGEOM_SPHERE, mjGEOM_SPHERE>,   &CallKernel<mjGEOM_SPHERE, mjGEOM_CAPSULE>,
-    &CallKernel<mjGEOM_SPHERE, mjGEOM_CYLINDER>, &CallKernel<mjGEOM_SPHERE, mjGEOM_BOX>,
-    &CallKernel<mjGEOM_CAPSULE, mjGEOM_CAPSULE>, &CallKernel<mjGEOM_CAPSULE, mjGEOM_BOX>,
-    &CallKernel<mjGEOM_BOX, mjGEOM_BOX>};
+#define MJPORTAL_KERNEL_BENCH(A, B, KERNEL) \
+  &CallKernel<static_cast<int>(collision::ShapeType::A), static_cast<int>(collision::ShapeType::B)>,
+    MJPORTAL_PAIR_KERNELS(MJPORTAL_KERNEL_BENCH)
+#undef MJPORTAL_KERNEL_BENCH
+};
 static_assert(std::size(kKernels) == std::size(kPairs), "one kernel benchmark per pair");
 
 // Keeps the fastest repetition of each benchmark for the ratio table.
