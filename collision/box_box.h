@@ -224,6 +224,8 @@ MJP_HD inline int CollideBoxBox(const GeomView& box1, const GeomView& box2, doub
     const double b = Get(d2, i);
     const double denom = 1 - b * b;
 
+    // (MuJoCo leaves these uninitialized and reads them when no candidate is nearer than 1e10,
+    // which takes a non-rotation matrix; that output is undefined, so no bits to match there.)
     Vec3 w1 = {0.0, 0.0, 0.0}, w2 = {0.0, 0.0, 0.0};
     double best_gap2 = kMaxValue;
     for (int v1 = 0; v1 < (ambiguous1 >= 0 ? 2 : 1); ++v1) {

@@ -209,6 +209,20 @@ void PairScene::Randomize(std::uint64_t seed) {
       }
     }
 
+    // Bad input MuJoCo may hand over: a NaN or a huge coordinate in one of the poses (not for
+    // meshes: MuJoCo's mesh support warns on NaN directions, which the test fixture rejects).
+    // Huge values go into positions only: a rotation with a 1e8 entry drives MuJoCo's box-box
+    // into reading uninitialized witness points (undefined output, nothing to compare).
+    if (type1_ != mjGEOM_MESH && type2_ != mjGEOM_MESH && s.Chance(0.01)) {
+      const int k = static_cast<int>(s.Uniform(0, 2.999));
+      if (s.Chance(0.5)) {
+        mjtNum* target = s.Chance(0.5) ? pos2 : (s.Chance(0.5) ? mat2 : pos1);
+        target[k] = std::nan("");
+      } else {
+        (s.Chance(0.5) ? pos2 : pos1)[k] = s.Chance(0.5) ? 1e8 : -1e8;
+      }
+    }
+
     // Margins: zero, small, or a large distance query.
     const double m_pick = s.Uniform(0, 1);
     c.margin = m_pick < 0.5 ? 0.0 : (m_pick < 0.9 ? s.Uniform(0, 0.2) : s.Uniform(1, 100));
