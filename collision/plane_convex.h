@@ -71,14 +71,15 @@ MJP_HD inline int CollidePlaneMesh(const GeomView& plane, const GeomView& mesh_g
 
   // Support vertex along -n (local frame), then the CCD support's zero-margin term and the world.
   const Vec3 local_dir = RotateT(mesh_geom.mat, -n);
+  // (No vertex wins only for a NaN direction; MuJoCo then warns and uses the mesh origin.)
   int hull_index = -1;
   const int support = MeshSupportVertex(mesh, local_dir, &hull_index);
-  if (support < 0) {
-    return 0;
+  Vec3 local = {0.0, 0.0, 0.0};
+  if (support >= 0) {
+    local = {static_cast<double>(mesh.vert[3 * support]),
+             static_cast<double>(mesh.vert[3 * support + 1]),
+             static_cast<double>(mesh.vert[3 * support + 2])};
   }
-  Vec3 local = {static_cast<double>(mesh.vert[3 * support]),
-                static_cast<double>(mesh.vert[3 * support + 1]),
-                static_cast<double>(mesh.vert[3 * support + 2])};
   local = local + local_dir * 0.0 * 0.5;
   const Vec3 deepest = Rotate(mesh_geom.mat, local) + mesh_pos;
 

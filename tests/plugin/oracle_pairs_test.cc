@@ -61,7 +61,7 @@ class OraclePairsTest : public MujocoTest, public ::testing::WithParamInterface<
 TEST_P(OraclePairsTest, MatchesOriginalBitForBit) {
   const tools::PluginApi& api = LoadPlugin();
   const OracleParam p = GetParam();
-  constexpr int kBatch = 4096;
+  constexpr int kBatch = 1024;
   std::string error;
   PairScene scene = PairScene::Create(p.type1, p.type2, kBatch, {{"mode", p.mode}}, &error);
   ASSERT_TRUE(scene.ok()) << error;
