@@ -1,0 +1,79 @@
+// Support functions: the point of a convex geom farthest along a direction, s(d) = argmax_x d·x.
+// The building block of MPR, GJK and EPA (fast mode). Dispatch is a switch on the shape type.
+//
+// Per type, in the geom frame with d the local direction and d̂ = d/|d|:
+//   sphere     r d̂
+//   capsule    r d̂ + (0, 0, ±h), the end chosen by the sign of d_z
+//   ellipsoid  e ∘ u with u = normalize(e ∘ d)       (the ellipsoid is the image of the unit sphere
+//                                                      under diag(e); support maps through it)
+//   cylinder   (r d_xy/|d_xy|, ±h): a rim point of the end cap facing d (axis centre when d_xy = 0)
+//   box        (±e_x, ±e_y, ±e_z) by the signs of d (+ on ties)
+//   mesh       the vertex maximizing d·v (mesh_support.h: exact, scan or hull climb)
+// then rotated and translated to the world. Zero directions return a valid surface point.
+#pragma once
+
+#include <cmath>
+
+#include "collision/contact.h"
+#include "collision/mesh_support.h"
+
+namespace mjportal::collision {
+
+// Support point of `geom` (of shape `type`) along world direction `dir`, in world coordinates.
+// Heightfields and SDFs have no support here: they return the geom origin.
+MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3& dir) {
+  const Vec3 d = RotateT(geom.mat, dir);
+  const double* size = geom.size;
+  Vec3 local = {0.0, 0.0, 0.0};
+  switch (type) {
+    case ShapeType::kSphere:
+    case ShapeType::kCapsule: {
+      const double norm = std::sqrt(Dot(d, d));
+      if (norm > 0) {
+        local = d * (size[0] / norm);
+      } else {
+        local = {size[0], 0.0, 0.0};
+      }
+      if (type == ShapeType::kCapsule) {
+        local.z += d.z >= 0 ? size[1] : -size[1];
+      }
+      break;
+    }
+    case ShapeType::kEllipsoid: {
+      Vec3 u = {d.x * size[0], d.y * size[1], d.z * size[2]};
+      const double norm = std::sqrt(Dot(u, u));
+      u = norm > 0 ? u * (1 / norm) : Vec3{1.0, 0.0, 0.0};
+      local = {u.x * size[0], u.y * size[1], u.z * size[2]};
+      break;
+    }
+    case ShapeType::kCylinder: {
+      const double radial = std::sqrt(d.x * d.x + d.y * d.y);
+      if (radial > 0) {
+        local.x = d.x * (size[0] / radial);
+        local.y = d.y * (size[0] / radial);
+      }
+      local.z = d.z >= 0 ? size[1] : -size[1];
+      break;
+    }
+    case ShapeType::kBox:
+      local = {d.x >= 0 ? size[0] : -size[0], d.y >= 0 ? size[1] : -size[1],
+               d.z >= 0 ? size[2] : -size[2]};
+      break;
+    case ShapeType::kMesh: {
+      if (geom.mesh != nullptr) {
+        int hull_index = -1;
+        const int v = MeshSupportVertex(*geom.mesh, d, &hull_index);
+        if (v >= 0) {
+          const float* p = geom.mesh->vert + 3 * v;
+          local = {static_cast<double>(p[0]), static_cast<double>(p[1]), static_cast<double>(p[2])};
+        }
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return Rotate(geom.mat, local) + Load3(geom.pos);
+}
+
+}  // namespace mjportal::collision

@@ -1,0 +1,171 @@
+// Support functions against brute force: for random geoms and directions, the support point lies
+// on the surface and no sampled surface point (or mesh vertex) reaches further along the direction.
+// Seeded; MJPORTAL_KERNEL_CASES scales the count.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "collision/support.h"
+#include "tests/env_count.h"
+
+namespace mjportal::collision {
+namespace {
+
+struct Sampler {
+  std::mt19937_64 rng{777};
+  double Uniform(double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(rng);
+  }
+  Vec3 Gaussian() {
+    std::normal_distribution<double> g;
+    return {g(rng), g(rng), g(rng)};
+  }
+  Vec3 Direction() {
+    Vec3 v = Gaussian();
+    Normalize(v);
+    return v;
+  }
+  void Rotation(double mat[9]) {
+    std::normal_distribution<double> g;
+    double q[4] = {g(rng), g(rng), g(rng), g(rng)};
+    const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    const double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
+    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                         2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                         2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+    std::copy(r, r + 9, mat);
+  }
+};
+
+// A point on the surface of a primitive in its local frame, from a direction u and a parameter t.
+Vec3 SurfacePoint(ShapeType type, const double* e, const Vec3& u, double t) {
+  switch (type) {
+    case ShapeType::kSphere:
+      return u * e[0];
+    case ShapeType::kCapsule:
+      return u * e[0] + Vec3{0, 0, u.z >= 0 ? e[1] : -e[1]};
+    case ShapeType::kEllipsoid:
+      return {u.x * e[0], u.y * e[1], u.z * e[2]};
+    case ShapeType::kCylinder: {
+      // Rim of either cap (the support is always on a rim).
+      const double n = std::sqrt(u.x * u.x + u.y * u.y);
+      return n > 0 ? Vec3{u.x / n * e[0], u.y / n * e[0], t > 0 ? e[1] : -e[1]}
+                   : Vec3{e[0], 0, e[1]};
+    }
+    default:  // box corners
+      return {u.x >= 0 ? e[0] : -e[0], u.y >= 0 ? e[1] : -e[1], u.z >= 0 ? e[2] : -e[2]};
+  }
+}
+
+class SupportTest : public ::testing::TestWithParam<ShapeType> {};
+
+TEST_P(SupportTest, NoSurfaceSampleReachesFurther) {
+  const ShapeType type = GetParam();
+  Sampler s;
+  const long cases = mjportal::testing::EnvCount("MJPORTAL_KERNEL_CASES", 20000) / 20;
+  for (long c = 0; c < cases; ++c) {
+    double pos[3], mat[9], size[3] = {s.Uniform(0.05, 1), s.Uniform(0.05, 1), s.Uniform(0.05, 1)};
+    Store3(pos, s.Gaussian());
+    s.Rotation(mat);
+    const GeomView geom = {pos, mat, size};
+    Vec3 dir = s.Direction() * s.Uniform(0.1, 10);
+    if (c % 10 == 0)
+      dir = {0, 0, c % 20 ? 1.0 : -1.0};  // axis-aligned: ties and caps
+    const Vec3 support = SupportPoint(type, geom, dir);
+    const double reach = Dot(dir, support);
+
+    // Brute force over surface samples (local frame, then world).
+    double best = -1e300;
+    for (int k = 0; k < 400; ++k) {
+      const Vec3 local = SurfacePoint(type, size, s.Direction(), s.Uniform(-1, 1));
+      best = std::max(best, Dot(dir, Rotate(mat, local) + Load3(pos)));
+    }
+    const double scale = std::sqrt(Dot(dir, dir)) * (1 + std::sqrt(Dot(Load3(pos), Load3(pos))));
+    ASSERT_GE(reach, best - 1e-12 * scale) << "case " << c;
+
+    // On the surface: the local point satisfies the shape's equation.
+    const Vec3 q = RotateT(mat, support - Load3(pos));
+    switch (type) {
+      case ShapeType::kSphere:
+        EXPECT_NEAR(std::sqrt(Dot(q, q)), size[0], 1e-12);
+        break;
+      case ShapeType::kEllipsoid:
+        EXPECT_NEAR((q.x / size[0]) * (q.x / size[0]) + (q.y / size[1]) * (q.y / size[1]) +
+                        (q.z / size[2]) * (q.z / size[2]),
+                    1.0, 1e-12);
+        break;
+      case ShapeType::kCylinder:
+        EXPECT_NEAR(std::fabs(q.z), size[1], 1e-12);
+        break;
+      case ShapeType::kBox:
+        EXPECT_NEAR(std::fabs(q.x), size[0], 1e-12);
+        EXPECT_NEAR(std::fabs(q.y), size[1], 1e-12);
+        EXPECT_NEAR(std::fabs(q.z), size[2], 1e-12);
+        break;
+      default: {  // capsule: distance to the segment is the radius
+        const double z = std::max(-size[1], std::min(size[1], q.z));
+        EXPECT_NEAR(std::sqrt(q.x * q.x + q.y * q.y + (q.z - z) * (q.z - z)), size[0], 1e-12);
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Primitives, SupportTest,
+                         ::testing::Values(ShapeType::kSphere, ShapeType::kCapsule,
+                                           ShapeType::kEllipsoid, ShapeType::kCylinder,
+                                           ShapeType::kBox));
+
+// A regular icosahedron (12 vertices: MuJoCo-style hull graph, climbed) scaled per axis, and its
+// first 8 vertices as a scanned cloud: the support vertex is the brute-force maximum, exactly.
+TEST(MeshSupport, MatchesBruteForceOverVertices) {
+  const double g = (1 + std::sqrt(5.0)) / 2;
+  const double base[12][3] = {{-1, g, 0}, {1, g, 0}, {-1, -g, 0}, {1, -g, 0},
+                              {0, -1, g}, {0, 1, g}, {0, -1, -g}, {0, 1, -g},
+                              {g, 0, -1}, {g, 0, 1}, {-g, 0, -1}, {-g, 0, 1}};
+  std::vector<float> vert;
+  for (const auto& v : base) {
+    vert.push_back(static_cast<float>(0.3 * v[0]));
+    vert.push_back(static_cast<float>(0.2 * v[1]));
+    vert.push_back(static_cast<float>(0.1 * v[2]));
+  }
+
+  // Hull graph in MuJoCo's layout: edges join vertices at the minimum distance (2 in base units).
+  std::vector<int> graph = {12, 20};
+  std::vector<int> edgeadr(12), globalid(12), edges;
+  for (int i = 0; i < 12; ++i) {
+    globalid[i] = i;
+    edgeadr[i] = static_cast<int>(edges.size());
+    for (int j = 0; j < 12; ++j) {
+      double d2 = 0;
+      for (int k = 0; k < 3; ++k)
+        d2 += (base[i][k] - base[j][k]) * (base[i][k] - base[j][k]);
+      if (i != j && std::fabs(d2 - 4) < 1e-9)
+        edges.push_back(j);
+    }
+    edges.push_back(-1);
+  }
+  graph.insert(graph.end(), edgeadr.begin(), edgeadr.end());
+  graph.insert(graph.end(), globalid.begin(), globalid.end());
+  graph.insert(graph.end(), edges.begin(), edges.end());
+
+  const MeshView climbed = {vert.data(), 12, graph.data(), true, 0.4};
+  const MeshView scanned = {vert.data(), 8, nullptr, false, 0.4};
+  Sampler s;
+  for (int c = 0; c < 5000; ++c) {
+    const Vec3 d = s.Gaussian();
+    for (const MeshView* mesh : {&climbed, &scanned}) {
+      int hull = -1;
+      const int v = MeshSupportVertex(*mesh, d, &hull);
+      double best = -1e300;
+      for (int i = 0; i < mesh->nvert; ++i)
+        best = std::max(best, DotVertex(d, mesh->vert, i));
+      ASSERT_EQ(DotVertex(d, mesh->vert, v), best) << "case " << c;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mjportal::collision
