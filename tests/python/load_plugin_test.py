@@ -44,6 +44,29 @@ class LoadPluginTest(unittest.TestCase):
             max_contacts = max(max_contacts, d_ours.ncon)
         self.assertGreater(max_contacts, 0)
 
+    def test_rollout_threads_and_copies_match_stock(self):
+        """mujoco.rollout (2 threads, copied states) and copied MjData work with the plugin."""
+        import copy
+        from mujoco import rollout
+        with open(os.path.join(MODELS, "capsule_pile.xml")) as f:
+            xml = f.read()
+        stock = mujoco.MjModel.from_xml_string(xml)
+        ours = mujoco.MjModel.from_xml_string(with_plugin(xml, "compat"))
+        spec = mujoco.mjtState.mjSTATE_FULLPHYSICS
+        data = mujoco.MjData(stock)
+        initial = np.zeros((4, mujoco.mj_stateSize(stock, spec)))
+        for i in range(4):
+            mujoco.mj_resetData(stock, data)
+            data.qpos[2] += 0.01 * i
+            mujoco.mj_getState(stock, data, initial[i], spec)
+        states_stock, _ = rollout.rollout([stock] * 4, [mujoco.MjData(stock) for _ in range(2)],
+                                          initial, nstep=300)
+        states_ours, _ = rollout.rollout([ours] * 4, [mujoco.MjData(ours) for _ in range(2)],
+                                         initial, nstep=300)
+        np.testing.assert_array_equal(states_stock, states_ours)
+        copied = copy.copy(mujoco.MjData(ours))
+        mujoco.mj_step(ours, copied)
+
     def test_bad_config_value_is_a_clear_error(self):
         xml = "<mujoco><worldbody><geom type='plane' size='1 1 1'/></worldbody></mujoco>"
         with self.assertRaises(ValueError) as ctx:
