@@ -1,0 +1,194 @@
+// Minkowski Portal Refinement (MPR, G. Snethen, "XenoCollide", Game Programming Gems 7, 2008):
+// penetration of two convex geoms along the ray from an interior point of their Minkowski
+// difference through the origin. Fast mode's default narrowphase for general convex pairs.
+//
+// Outline, with M = A − B (support S_M(d) = S_A(d) − S_B(−d)) and v0 = c_A − c_B inside M:
+//   1. Portal discovery: find a triangle (v1, v2, v3) of support points whose cone from v0
+//      contains the ray v0 → origin. Any support point not past the origin along its direction
+//      proves separation (no penetration).
+//   2. Refinement: replace one portal vertex by the support point v4 along the portal normal n,
+//      keeping the ray inside the cone, until v4 gets no further than `tolerance` beyond the
+//      portal plane (or the iteration cap). The portal plane then (nearly) supports M.
+//   3. Result: n from A towards B, depth = n · v1 (the origin's distance below the portal plane),
+//      and the contact point: the origin's projection onto the portal, mapped through barycentric
+//      coordinates to both geoms' support points, halfway between them.
+// The depth is along the ray, not necessarily the minimal penetration (GJK+EPA refine that).
+// Every loop is capped by max_iterations.
+#pragma once
+
+#include <cmath>
+
+#include "collision/support.h"
+
+namespace mjportal::collision {
+
+// A convex geom for the convex solvers: its shape type and its view.
+struct ConvexGeom {
+  ShapeType type;
+  GeomView view;
+};
+
+struct MprResult {
+  bool hit = false;         // the geoms overlap (origin inside M)
+  bool converged = false;   // refinement met the tolerance before the iteration cap
+  double depth = 0;         // penetration depth along normal (> 0 when hit)
+  Vec3 normal = {0, 0, 0};  // unit, from geom A towards geom B
+  Vec3 pos = {0, 0, 0};     // contact point, halfway between the geoms' surfaces
+  int iterations = 0;       // support evaluations in the refinement phase
+};
+
+namespace mpr {
+
+// A support point of M with the points of A and B it came from.
+struct Vertex {
+  Vec3 v, a, b;
+};
+
+MJP_HD inline Vertex Support(const ConvexGeom& a, const ConvexGeom& b, const Vec3& dir) {
+  Vertex out;
+  out.a = SupportPoint(a.type, a.view, dir);
+  out.b = SupportPoint(b.type, b.view, -dir);
+  out.v = out.a - out.b;
+  return out;
+}
+
+MJP_HD inline double Norm2(const Vec3& v) {
+  return Dot(v, v);
+}
+
+}  // namespace mpr
+
+// Penetration of geoms a and b (see the outline). max_iterations caps each phase; tolerance is
+// the refinement's stopping distance.
+MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b, int max_iterations,
+                                       double tolerance) {
+  using mpr::Vertex;
+  MprResult result;
+
+  // Interior point of M; nudged off the origin when the centres coincide.
+  Vertex v0;
+  v0.a = Load3(a.view.pos);
+  v0.b = Load3(b.view.pos);
+  v0.v = v0.a - v0.b;
+  if (mpr::Norm2(v0.v) < 1e-30) {
+    v0.v.x += 1e-10;
+  }
+  if (!(mpr::Norm2(v0.v) < 1e300)) {  // NaN or overflowing poses: no answer
+    return result;
+  }
+
+  // 1. Portal discovery.
+  Vec3 n = -v0.v;
+  Vertex v1 = mpr::Support(a, b, n);
+  if (Dot(v1.v, n) <= 0) {
+    return result;
+  }
+  n = Cross(v1.v, v0.v);
+  if (mpr::Norm2(n) < 1e-30) {
+    // The origin lies on the segment v0–v1: v1 is the answer along that line.
+    const double length = std::sqrt(mpr::Norm2(v1.v));
+    result.hit = true;
+    result.converged = true;
+    result.depth = length;
+    result.normal = v1.v * (1 / length);
+    result.pos = (v1.a + v1.b) * 0.5;
+    return result;
+  }
+  Vertex v2 = mpr::Support(a, b, n);
+  if (Dot(v2.v, n) <= 0) {
+    return result;
+  }
+  n = Cross(v1.v - v0.v, v2.v - v0.v);
+  if (Dot(n, v0.v) > 0) {
+    const Vertex swap = v1;
+    v1 = v2;
+    v2 = swap;
+    n = -n;
+  }
+  Vertex v3;
+  bool portal = false;
+  for (int it = 0; it < max_iterations && !portal; ++it) {
+    v3 = mpr::Support(a, b, n);
+    if (Dot(v3.v, n) <= 0) {
+      return result;
+    }
+    if (Dot(Cross(v1.v, v3.v), v0.v) < 0) {
+      v2 = v3;  // origin outside the face (v0, v1, v3)
+      n = Cross(v1.v - v0.v, v3.v - v0.v);
+    } else if (Dot(Cross(v3.v, v2.v), v0.v) < 0) {
+      v1 = v3;  // origin outside the face (v0, v3, v2)
+      n = Cross(v3.v - v0.v, v2.v - v0.v);
+    } else {
+      portal = true;
+    }
+  }
+  if (!portal) {
+    return result;
+  }
+
+  // 2. Refinement.
+  for (result.iterations = 0; result.iterations < max_iterations; ++result.iterations) {
+    n = Cross(v2.v - v1.v, v3.v - v1.v);
+    const double length = std::sqrt(mpr::Norm2(n));
+    if (!(length > 1e-300)) {
+      break;  // degenerate portal: keep the last answer
+    }
+    n = n * (1 / length);
+    const Vertex v4 = mpr::Support(a, b, n);
+    if (Dot(v4.v, n) < 0) {
+      return result;  // the supporting plane along n passes the origin: separated
+    }
+    if (Dot(v4.v - v1.v, n) <= tolerance) {
+      result.converged = true;
+      break;
+    }
+    // Keep the ray inside the new portal: v4 replaces one vertex.
+    const Vec3 c = Cross(v4.v, v0.v);
+    if (Dot(v1.v, c) > 0) {
+      if (Dot(v2.v, c) > 0) {
+        v1 = v4;
+      } else {
+        v3 = v4;
+      }
+    } else if (Dot(v3.v, c) > 0) {
+      v2 = v4;
+    } else {
+      v1 = v4;
+    }
+  }
+
+  // 3. Depth, normal and contact point from the final portal.
+  n = Cross(v2.v - v1.v, v3.v - v1.v);
+  const double length = std::sqrt(mpr::Norm2(n));
+  if (!(length > 1e-300)) {
+    return result;
+  }
+  n = n * (1 / length);
+  const double depth = Dot(n, v1.v);
+  if (!(depth >= 0)) {
+    return result;  // origin not inside the portal's half-space
+  }
+
+  // Barycentric coordinates of the origin's projection n·depth in (v1, v2, v3).
+  const Vec3 p = n * depth;
+  const Vec3 e1 = v2.v - v1.v, e2 = v3.v - v1.v, w = p - v1.v;
+  const double d11 = Dot(e1, e1), d12 = Dot(e1, e2), d22 = Dot(e2, e2);
+  const double dw1 = Dot(w, e1), dw2 = Dot(w, e2);
+  const double det = d11 * d22 - d12 * d12;
+  double l2 = 0, l3 = 0;
+  if (det > 1e-300) {
+    l2 = (d22 * dw1 - d12 * dw2) / det;
+    l3 = (d11 * dw2 - d12 * dw1) / det;
+  }
+  const double l1 = 1 - l2 - l3;
+  const Vec3 on_a = v1.a * l1 + v2.a * l2 + v3.a * l3;
+  const Vec3 on_b = v1.b * l1 + v2.b * l2 + v3.b * l3;
+
+  result.hit = true;
+  result.depth = depth;
+  result.normal = n;
+  result.pos = (on_a + on_b) * 0.5;
+  return result;
+}
+
+}  // namespace mjportal::collision

@@ -1,0 +1,199 @@
+// MPR against exact references: spheres (depth and normal exact), sphere against box, capsule and
+// cylinder (overlap verdict from the exact point–shape distance; depth never below the true
+// penetration), box against box (verdict and lower bound from a brute-force separating-axis
+// test), and bad input (NaN poses, coincident centres) that must end without a hit or a hang.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "collision/mpr.h"
+#include "tests/env_count.h"
+
+namespace mjportal::collision {
+namespace {
+
+constexpr int kIterations = 100;
+constexpr double kTolerance = 1e-10;
+
+struct Sampler {
+  std::mt19937_64 rng{4242};
+  double Uniform(double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(rng);
+  }
+  Vec3 Point(double e) { return {Uniform(-e, e), Uniform(-e, e), Uniform(-e, e)}; }
+  void Rotation(double mat[9]) {
+    std::normal_distribution<double> g;
+    double q[4] = {g(rng), g(rng), g(rng), g(rng)};
+    const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    const double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
+    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                         2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                         2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+    std::copy(r, r + 9, mat);
+  }
+};
+
+long Cases() {
+  return mjportal::testing::EnvCount("MJPORTAL_KERNEL_CASES", 20000);
+}
+
+// Signed distance from a local point to a primitive (negative inside).
+double PointDistance(ShapeType type, const double* e, const Vec3& q) {
+  switch (type) {
+    case ShapeType::kBox: {
+      const double d[3] = {std::fabs(q.x) - e[0], std::fabs(q.y) - e[1], std::fabs(q.z) - e[2]};
+      double out = 0;
+      for (double x : d)
+        out += std::max(x, 0.0) * std::max(x, 0.0);
+      return out > 0 ? std::sqrt(out) : std::max(d[0], std::max(d[1], d[2]));
+    }
+    case ShapeType::kCylinder: {
+      const double radial = std::sqrt(q.x * q.x + q.y * q.y) - e[0];
+      const double axial = std::fabs(q.z) - e[1];
+      const double out = std::sqrt(std::max(radial, 0.0) * std::max(radial, 0.0) +
+                                   std::max(axial, 0.0) * std::max(axial, 0.0));
+      return out > 0 ? out : std::max(radial, axial);
+    }
+    default: {  // capsule
+      const double z = std::max(-e[1], std::min(e[1], q.z));
+      return std::sqrt(q.x * q.x + q.y * q.y + (q.z - z) * (q.z - z)) - e[0];
+    }
+  }
+}
+
+TEST(Mpr, SpheresAreExact) {
+  Sampler s;
+  double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  int hits = 0;
+  for (long c = 0; c < Cases(); ++c) {
+    double p1[3], p2[3], r1[3] = {s.Uniform(0.1, 1), 0, 0}, r2[3] = {s.Uniform(0.1, 1), 0, 0};
+    Store3(p1, s.Point(1));
+    Store3(p2, s.Point(1));
+    const MprResult r =
+        MprPenetration({ShapeType::kSphere, {p1, eye, r1}}, {ShapeType::kSphere, {p2, eye, r2}},
+                       kIterations, kTolerance);
+    const Vec3 d = Load3(p2) - Load3(p1);
+    const double dist = std::sqrt(Dot(d, d));
+    const double depth = r1[0] + r2[0] - dist;
+    if (std::fabs(depth) < 1e-9)
+      continue;
+    ASSERT_EQ(r.hit, depth > 0) << "case " << c;
+    if (!r.hit)
+      continue;
+    ++hits;
+    EXPECT_NEAR(r.depth, depth, 1e-8);
+    EXPECT_NEAR(Dot(r.normal, d) / dist, 1.0, 1e-8);
+  }
+  EXPECT_GT(hits, Cases() / 10);
+}
+
+class MprSphereVsShape : public ::testing::TestWithParam<ShapeType> {};
+
+TEST_P(MprSphereVsShape, VerdictAndDepthBound) {
+  const ShapeType type = GetParam();
+  Sampler s;
+  double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  int hits = 0;
+  for (long c = 0; c < Cases(); ++c) {
+    double pos[3], mat[9],
+        size[3] = {s.Uniform(0.1, 0.6), s.Uniform(0.1, 0.6), s.Uniform(0.1, 0.6)};
+    double sphere[3], radius[3] = {s.Uniform(0.05, 0.5), 0, 0};
+    Store3(pos, s.Point(0.5));
+    s.Rotation(mat);
+    Store3(sphere, Load3(pos) + s.Point(1.0));
+    const double dist = PointDistance(type, size, RotateT(mat, Load3(sphere) - Load3(pos)));
+    const double depth = radius[0] - dist;
+    const MprResult r =
+        MprPenetration({type, {pos, mat, size}}, {ShapeType::kSphere, {sphere, eye, radius}},
+                       kIterations, kTolerance);
+    if (std::fabs(depth) < 1e-7)
+      continue;
+    ASSERT_EQ(r.hit, depth > 0) << "case " << c << " depth " << depth;
+    if (!r.hit)
+      continue;
+    ++hits;
+    EXPECT_GE(r.depth, depth - 1e-7) << "case " << c;  // along the ray, never below the minimum
+    EXPECT_NEAR(Dot(r.normal, r.normal), 1.0, 1e-12);
+  }
+  EXPECT_GT(hits, Cases() / 10);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, MprSphereVsShape,
+                         ::testing::Values(ShapeType::kBox, ShapeType::kCapsule,
+                                           ShapeType::kCylinder));
+
+// Minimal overlap of two boxes over the 15 separating-axis candidates (negative: separated).
+double BoxOverlap(const double* p1, const double* m1, const double* e1, const double* p2,
+                  const double* m2, const double* e2) {
+  Vec3 axes[15];
+  int n = 0;
+  for (int i = 0; i < 3; ++i)
+    axes[n++] = Column(m1, i);
+  for (int j = 0; j < 3; ++j)
+    axes[n++] = Column(m2, j);
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      Vec3 c = Cross(Column(m1, i), Column(m2, j));
+      if (Dot(c, c) > 1e-12)
+        axes[n++] = c * (1 / std::sqrt(Dot(c, c)));
+    }
+  }
+  double overlap = 1e300;
+  const Vec3 d = Load3(p2) - Load3(p1);
+  for (int k = 0; k < n; ++k) {
+    double ra = 0, rb = 0;
+    for (int i = 0; i < 3; ++i) {
+      ra += e1[i] * std::fabs(Dot(axes[k], Column(m1, i)));
+      rb += e2[i] * std::fabs(Dot(axes[k], Column(m2, i)));
+    }
+    overlap = std::min(overlap, ra + rb - std::fabs(Dot(axes[k], d)));
+  }
+  return overlap;
+}
+
+TEST(Mpr, BoxesMatchSeparatingAxes) {
+  Sampler s;
+  int hits = 0;
+  for (long c = 0; c < Cases(); ++c) {
+    double p1[3], p2[3], m1[9], m2[9];
+    double e1[3] = {s.Uniform(0.05, 0.5), s.Uniform(0.05, 0.5), s.Uniform(0.05, 0.5)};
+    double e2[3] = {s.Uniform(0.05, 0.5), s.Uniform(0.05, 0.5), s.Uniform(0.05, 0.5)};
+    Store3(p1, s.Point(0.5));
+    Store3(p2, s.Point(0.5));
+    s.Rotation(m1);
+    s.Rotation(m2);
+    const double overlap = BoxOverlap(p1, m1, e1, p2, m2, e2);
+    const MprResult r = MprPenetration({ShapeType::kBox, {p1, m1, e1}},
+                                       {ShapeType::kBox, {p2, m2, e2}}, kIterations, kTolerance);
+    if (std::fabs(overlap) < 1e-7)
+      continue;
+    ASSERT_EQ(r.hit, overlap > 0) << "case " << c << " overlap " << overlap;
+    if (!r.hit)
+      continue;
+    ++hits;
+    EXPECT_GE(r.depth, overlap - 1e-7) << "case " << c;
+  }
+  EXPECT_GT(hits, Cases() / 10);
+}
+
+TEST(Mpr, BadInputEndsWithoutAHit) {
+  double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, size[3] = {0.2, 0.2, 0.2};
+  double origin[3] = {0, 0, 0}, nan_pos[3] = {std::nan(""), 0, 0}, far[3] = {1e300, 0, 0};
+  EXPECT_FALSE(MprPenetration({ShapeType::kBox, {origin, eye, size}},
+                              {ShapeType::kBox, {nan_pos, eye, size}}, kIterations, kTolerance)
+                   .hit);
+  EXPECT_FALSE(MprPenetration({ShapeType::kBox, {origin, eye, size}},
+                              {ShapeType::kBox, {far, eye, size}}, kIterations, kTolerance)
+                   .hit);
+  // Coincident centres: deep overlap, still an answer.
+  const MprResult r =
+      MprPenetration({ShapeType::kBox, {origin, eye, size}}, {ShapeType::kBox, {origin, eye, size}},
+                     kIterations, kTolerance);
+  EXPECT_TRUE(r.hit);
+  EXPECT_NEAR(r.depth, 0.4, 1e-9);
+}
+
+}  // namespace
+}  // namespace mjportal::collision
