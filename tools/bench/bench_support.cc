@@ -9,9 +9,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collision/support_field.h"
@@ -26,7 +28,8 @@ using mjportal::collision::Vec3;
 constexpr int kRes = 180;
 
 struct MeshCase {
-  int points;
+  ~MeshCase() { mj_deleteModel(model); }
+  int points = 0;
   mjModel* model = nullptr;
   MeshView mesh{};
   std::vector<int32_t> field;
@@ -55,12 +58,13 @@ mjModel* CloudModel(int points) {
 }
 
 MeshCase* Case(int points) {
-  static std::vector<MeshCase*> cases;
-  for (MeshCase* c : cases) {
+  static std::vector<std::unique_ptr<MeshCase>> cases;
+  for (const auto& c : cases) {
     if (c->points == points)
-      return c;
+      return c.get();
   }
-  auto* c = new MeshCase;
+  auto owned = std::make_unique<MeshCase>();
+  MeshCase* c = owned.get();
   c->points = points;
   c->model = CloudModel(points);
   c->mesh = mjportal::MeshViewOf(c->model, 0);
@@ -70,7 +74,7 @@ MeshCase* Case(int points) {
   std::normal_distribution<double> gauss;
   for (int i = 0; i < 1024; ++i)
     c->dirs.push_back({gauss(rng), gauss(rng), gauss(rng)});
-  cases.push_back(c);
+  cases.push_back(std::move(owned));
   return c;
 }
 
