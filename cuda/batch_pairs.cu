@@ -1,5 +1,7 @@
 #include <cuda_runtime.h>
 
+#include "cuda/launch.h"
+
 #include "collision/pair_kernels.h"
 #include "cuda/batch_pairs.h"
 
@@ -45,9 +47,8 @@ int LaunchPairBatch(const PairBatch& batch, void* stream) {
   if (batch.ntask <= 0) {
     return 0;
   }
-  constexpr int kThreads = 128;
-  const int blocks = (batch.ntask + kThreads - 1) / kThreads;
-  PairBatchKernel<<<blocks, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(batch);
+  PairBatchKernel<<<BlocksFor(batch.ntask), kThreadsPerBlock, 0,
+                    static_cast<cudaStream_t>(stream)>>>(batch);
   return static_cast<int>(cudaGetLastError());
 }
 

@@ -1,5 +1,7 @@
 #include <cuda_runtime.h>
 
+#include "cuda/launch.h"
+
 #include "cuda/mpr_batch.h"
 
 namespace mjportal::cuda {
@@ -19,9 +21,8 @@ int LaunchMprBatch(const MprBatch& batch, void* stream) {
   if (batch.npair <= 0) {
     return 0;
   }
-  constexpr int kThreads = 128;
-  const int blocks = (batch.npair + kThreads - 1) / kThreads;
-  MprBatchKernel<<<blocks, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(batch);
+  MprBatchKernel<<<BlocksFor(batch.npair), kThreadsPerBlock, 0,
+                   static_cast<cudaStream_t>(stream)>>>(batch);
   return static_cast<int>(cudaGetLastError());
 }
 

@@ -64,4 +64,9 @@ std::vector<std::string> BundledModels() {
   return paths;
 }
 
+std::string ModelName(const std::string& path) {
+  const std::string file = path.substr(path.find_last_of('/') + 1);
+  return file.substr(0, file.find_last_of('.'));
+}
+
 }  // namespace mjportal::testing

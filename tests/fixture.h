@@ -33,4 +33,7 @@ const tools::PluginApi& LoadPlugin();
 // Absolute paths of every models/*.xml, sorted.
 std::vector<std::string> BundledModels();
 
+// "box_stack" for ".../models/box_stack.xml": test names for model-parameterized suites.
+std::string ModelName(const std::string& path);
+
 }  // namespace mjportal::testing

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "collision/pair_kernels.h"
+#include "tests/collision/random_geometry.h"
 #include "tests/env_count.h"
 
 namespace mjportal::collision {
@@ -18,29 +19,6 @@ namespace {
 int CasesFromEnv() {
   return static_cast<int>(mjportal::testing::EnvCount("MJPORTAL_KERNEL_CASES", 20000));
 }
-
-struct Rng {
-  std::mt19937_64 engine{12345};
-  double Uniform(double lo, double hi) {
-    return std::uniform_real_distribution<double>(lo, hi)(engine);
-  }
-  Vec3 Point(double extent) {
-    return {Uniform(-extent, extent), Uniform(-extent, extent), Uniform(-extent, extent)};
-  }
-  // A random rotation matrix (row-major) from a random unit quaternion.
-  void Rotation(double mat[9]) {
-    std::normal_distribution<double> g;
-    double q[4] = {g(engine), g(engine), g(engine), g(engine)};
-    const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    for (double& x : q)
-      x /= n;
-    const double w = q[0], x = q[1], y = q[2], z = q[3];
-    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                         2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                         2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-    std::copy(r, r + 9, mat);
-  }
-};
 
 double Norm(const Vec3& v) {
   return std::sqrt(Dot(v, v));
@@ -68,7 +46,7 @@ double SegmentDistance(const Vec3& p, const Vec3& a, const Vec3& q, const Vec3& 
 }
 
 TEST(AnalyticKernels, SphereSphereMatchesClosedForm) {
-  Rng rng;
+  RandomGeometry rng(12345);
   double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   int hits = 0;
   const int cases = CasesFromEnv();
@@ -95,7 +73,7 @@ TEST(AnalyticKernels, SphereSphereMatchesClosedForm) {
 }
 
 TEST(AnalyticKernels, PlaneSphereAndCapsuleMatchHeightAboveThePlane) {
-  Rng rng;
+  RandomGeometry rng(12345);
   int hits = 0;
   const int cases = CasesFromEnv();
   for (int i = 0; i < cases; ++i) {
@@ -128,7 +106,7 @@ TEST(AnalyticKernels, PlaneSphereAndCapsuleMatchHeightAboveThePlane) {
 }
 
 TEST(AnalyticKernels, PlaneBoxMatchesBruteForceOverCorners) {
-  Rng rng;
+  RandomGeometry rng(12345);
   int hits = 0;
   const int cases = CasesFromEnv();
   for (int i = 0; i < cases; ++i) {
@@ -174,7 +152,7 @@ TEST(AnalyticKernels, BoxLyingFlatGivesFourContacts) {
 }
 
 TEST(AnalyticKernels, CapsulePairsMatchSegmentDistance) {
-  Rng rng;
+  RandomGeometry rng(12345);
   int hits = 0;
   const int cases = CasesFromEnv();
   for (int i = 0; i < cases; ++i) {
@@ -253,7 +231,7 @@ double PointCylinderDistance(const Vec3& q, double r, double h) {
 }
 
 TEST(AnalyticKernels, SphereBoxAndSphereCylinderMatchPointDistances) {
-  Rng rng;
+  RandomGeometry rng(12345);
   int hits = 0, inside = 0;
   const int cases = CasesFromEnv();
   for (int i = 0; i < cases; ++i) {
@@ -295,7 +273,7 @@ TEST(AnalyticKernels, SphereBoxAndSphereCylinderMatchPointDistances) {
 }
 
 TEST(AnalyticKernels, PlaneCylinderDeepestPointMatchesClosedForm) {
-  Rng rng;
+  RandomGeometry rng(12345);
   int hits = 0;
   const int cases = CasesFromEnv();
   for (int i = 0; i < cases; ++i) {

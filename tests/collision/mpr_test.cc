@@ -9,6 +9,7 @@
 #include <random>
 
 #include "collision/mpr.h"
+#include "tests/collision/random_geometry.h"
 #include "tests/env_count.h"
 
 namespace mjportal::collision {
@@ -16,24 +17,6 @@ namespace {
 
 constexpr int kIterations = 100;
 constexpr double kTolerance = 1e-10;
-
-struct Sampler {
-  std::mt19937_64 rng{4242};
-  double Uniform(double lo, double hi) {
-    return std::uniform_real_distribution<double>(lo, hi)(rng);
-  }
-  Vec3 Point(double e) { return {Uniform(-e, e), Uniform(-e, e), Uniform(-e, e)}; }
-  void Rotation(double mat[9]) {
-    std::normal_distribution<double> g;
-    double q[4] = {g(rng), g(rng), g(rng), g(rng)};
-    const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    const double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                         2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                         2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-    std::copy(r, r + 9, mat);
-  }
-};
 
 long Cases() {
   return mjportal::testing::EnvCount("MJPORTAL_KERNEL_CASES", 20000);
@@ -64,7 +47,7 @@ double PointDistance(ShapeType type, const double* e, const Vec3& q) {
 }
 
 TEST(Mpr, SpheresAreExact) {
-  Sampler s;
+  RandomGeometry s(4242);
   double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   int hits = 0;
   for (long c = 0; c < Cases(); ++c) {
@@ -93,7 +76,7 @@ class MprSphereVsShape : public ::testing::TestWithParam<ShapeType> {};
 
 TEST_P(MprSphereVsShape, VerdictAndDepthBound) {
   const ShapeType type = GetParam();
-  Sampler s;
+  RandomGeometry s(4242);
   double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   int hits = 0;
   for (long c = 0; c < Cases(); ++c) {
@@ -154,7 +137,7 @@ double BoxOverlap(const double* p1, const double* m1, const double* e1, const do
 }
 
 TEST(Mpr, BoxesMatchSeparatingAxes) {
-  Sampler s;
+  RandomGeometry s(4242);
   int hits = 0;
   for (long c = 0; c < Cases(); ++c) {
     double p1[3], p2[3], m1[9], m2[9];

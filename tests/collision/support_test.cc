@@ -9,36 +9,11 @@
 #include <vector>
 
 #include "collision/support.h"
+#include "tests/collision/random_geometry.h"
 #include "tests/env_count.h"
 
 namespace mjportal::collision {
 namespace {
-
-struct Sampler {
-  std::mt19937_64 rng{777};
-  double Uniform(double lo, double hi) {
-    return std::uniform_real_distribution<double>(lo, hi)(rng);
-  }
-  Vec3 Gaussian() {
-    std::normal_distribution<double> g;
-    return {g(rng), g(rng), g(rng)};
-  }
-  Vec3 Direction() {
-    Vec3 v = Gaussian();
-    Normalize(v);
-    return v;
-  }
-  void Rotation(double mat[9]) {
-    std::normal_distribution<double> g;
-    double q[4] = {g(rng), g(rng), g(rng), g(rng)};
-    const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    const double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                         2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                         2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-    std::copy(r, r + 9, mat);
-  }
-};
 
 // A point on the surface of a primitive in its local frame, from a direction u and a parameter t.
 Vec3 SurfacePoint(ShapeType type, const double* e, const Vec3& u, double t) {
@@ -64,7 +39,7 @@ class SupportTest : public ::testing::TestWithParam<ShapeType> {};
 
 TEST_P(SupportTest, NoSurfaceSampleReachesFurther) {
   const ShapeType type = GetParam();
-  Sampler s;
+  RandomGeometry s(777);
   const long cases = mjportal::testing::EnvCount("MJPORTAL_KERNEL_CASES", 20000) / 20;
   for (long c = 0; c < cases; ++c) {
     double pos[3], mat[9], size[3] = {s.Uniform(0.05, 1), s.Uniform(0.05, 1), s.Uniform(0.05, 1)};
@@ -153,7 +128,7 @@ TEST(MeshSupport, MatchesBruteForceOverVertices) {
 
   const MeshView climbed = {vert.data(), 12, graph.data(), true, 0.4};
   const MeshView scanned = {vert.data(), 8, nullptr, false, 0.4};
-  Sampler s;
+  RandomGeometry s(777);
   for (int c = 0; c < 5000; ++c) {
     const Vec3 d = s.Gaussian();
     for (const MeshView* mesh : {&climbed, &scanned}) {

@@ -56,9 +56,7 @@ TEST_P(StockPassthroughTest, ModelWithoutInstanceMatchesUnhookedMuJoCo) {
 
 INSTANTIATE_TEST_SUITE_P(BundledModels, StockPassthroughTest, ::testing::ValuesIn(BundledModels()),
                          [](const ::testing::TestParamInfo<std::string>& param_info) {
-                           const std::string& path = param_info.param;
-                           std::string name = path.substr(path.find_last_of('/') + 1);
-                           return name.substr(0, name.size() - 4);
+                           return ModelName(param_info.param);
                          });
 
 }  // namespace

@@ -81,8 +81,7 @@ std::vector<TrajectoryParam> AllRuns() {
 }
 
 std::string RunName(const ::testing::TestParamInfo<TrajectoryParam>& info) {
-  std::string name = info.param.model.substr(info.param.model.find_last_of('/') + 1);
-  name = name.substr(0, name.size() - 4);
+  std::string name = ModelName(info.param.model);
   name += info.param.sleep ? "_sleep" : "_awake";
   name += info.param.threads ? "_threads" + std::to_string(info.param.threads) : "_serial";
   return name;
