@@ -1,6 +1,8 @@
 // What a pair kernel reports, and how a geom is handed to it.
 #pragma once
 
+#include <cstdint>
+
 #include "collision/vec3.h"
 
 namespace mjportal::collision {
@@ -27,12 +29,17 @@ struct Contact {
 //   hillclimb  support queries climb the graph (MuJoCo: graph present and nvert >= 10); else they
 //              scan every vertex
 //   rbound     radius of the geom's bounding sphere
+//   field      fast mode only: the mesh's support field (support_field.h), res × res entries, or
+//              nullptr to use the exact search above; field_refine climbs to the exact vertex
 struct MeshView {
   const float* vert;
   int nvert;
   const int* graph;
   bool hillclimb;
   double rbound;
+  const std::int32_t* field = nullptr;
+  int field_res = 0;
+  bool field_refine = true;
 };
 
 // A geom as the kernels see it: borrowed pointers into caller-owned arrays.

@@ -18,15 +18,9 @@
 
 #include <cmath>
 
-#include "collision/support.h"
+#include "collision/minkowski.h"
 
 namespace mjportal::collision {
-
-// A convex geom for the convex solvers: its shape type and its view.
-struct ConvexGeom {
-  ShapeType type;
-  GeomView view;
-};
 
 struct MprResult {
   bool hit = false;         // the geoms overlap (origin inside M)
@@ -34,22 +28,25 @@ struct MprResult {
   double depth = 0;         // penetration depth along normal (> 0 when hit)
   Vec3 normal = {0, 0, 0};  // unit, from geom A towards geom B
   Vec3 pos = {0, 0, 0};     // contact point, halfway between the geoms' surfaces
-  int iterations = 0;       // support evaluations in the refinement phase
+  Vec3 on_a = {0, 0, 0};    // witness point on geom A
+  Vec3 on_b = {0, 0, 0};    // witness point on geom B
+  // Smallest barycentric coordinate of the origin's projection on the final portal: negative
+  // when the projection falls outside it (the portal's face is then not where the origin is
+  // closest to the boundary).
+  double barycentric_min = 1;
+  int iterations = 0;  // support evaluations in the refinement phase
+  // The final tetrahedron (interior point v0 and portal v1, v2, v3): it contains the origin when
+  // hit, so EPA can start from it (absent when the ray met M's boundary in one support point).
+  bool has_tetrahedron = false;
+  MinkowskiVertex tetrahedron[4];
 };
 
 namespace mpr {
 
-// A support point of M with the points of A and B it came from.
-struct Vertex {
-  Vec3 v, a, b;
-};
+using Vertex = MinkowskiVertex;
 
 MJP_HD inline Vertex Support(const ConvexGeom& a, const ConvexGeom& b, const Vec3& dir) {
-  Vertex out;
-  out.a = SupportPoint(a.type, a.view, dir);
-  out.b = SupportPoint(b.type, b.view, -dir);
-  out.v = out.a - out.b;
-  return out;
+  return MinkowskiSupport(a, b, dir);
 }
 
 MJP_HD inline double Norm2(const Vec3& v) {
@@ -92,6 +89,8 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
     result.depth = length;
     result.normal = v1.v * (1 / length);
     result.pos = (v1.a + v1.b) * 0.5;
+    result.on_a = v1.a;
+    result.on_b = v1.b;
     return result;
   }
   Vertex v2 = mpr::Support(a, b, n);
@@ -188,6 +187,14 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
   result.depth = depth;
   result.normal = n;
   result.pos = (on_a + on_b) * 0.5;
+  result.on_a = on_a;
+  result.on_b = on_b;
+  result.barycentric_min = l1 < l2 ? (l1 < l3 ? l1 : l3) : (l2 < l3 ? l2 : l3);
+  result.has_tetrahedron = true;
+  result.tetrahedron[0] = v0;
+  result.tetrahedron[1] = v1;
+  result.tetrahedron[2] = v2;
+  result.tetrahedron[3] = v3;
   return result;
 }
 

@@ -8,7 +8,8 @@
 //                                                      under diag(e); support maps through it)
 //   cylinder   (r d_xy/|d_xy|, ±h): a rim point of the end cap facing d (axis centre when d_xy = 0)
 //   box        (±e_x, ±e_y, ±e_z) by the signs of d (+ on ties)
-//   mesh       the vertex maximizing d·v (mesh_support.h: exact, scan or hull climb)
+//   mesh       the vertex maximizing d·v (mesh_support.h: exact, scan or hull climb; or the
+//              mesh's support field when it has one, support_field.h)
 // then rotated and translated to the world. Zero directions return a valid surface point.
 #pragma once
 
@@ -16,6 +17,7 @@
 
 #include "collision/contact.h"
 #include "collision/mesh_support.h"
+#include "collision/support_field.h"
 
 namespace mjportal::collision {
 
@@ -61,8 +63,15 @@ MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3
       break;
     case ShapeType::kMesh: {
       if (geom.mesh != nullptr) {
-        int hull_index = -1;
-        const int v = MeshSupportVertex(*geom.mesh, d, &hull_index);
+        int v;
+        if (geom.mesh->field != nullptr) {  // fast mode: O(1) lookup (+ exact climb)
+          const SupportFieldView field = {geom.mesh->field_res, geom.mesh->field};
+          int ties = 0;
+          v = QuerySupportField(field, *geom.mesh, d, geom.mesh->field_refine, &ties);
+        } else {
+          int hull_index = -1;
+          v = MeshSupportVertex(*geom.mesh, d, &hull_index);
+        }
         if (v >= 0) {
           const float* p = geom.mesh->vert + 3 * v;
           local = {static_cast<double>(p[0]), static_cast<double>(p[1]), static_cast<double>(p[2])};

@@ -1,0 +1,287 @@
+// Fast mode's narrowphase for general convex pairs: one contact from MPR, GJK and EPA, then more
+// contacts from small rotations of the pose.
+//
+// Which solver answers (ccd = auto, the default):
+//   1. margin > 0: GJK with cutoff = margin. Farther than the margin: no contact. Separated
+//      within it: one contact at GJK's closest points, dist = their distance.
+//   2. Overlapping (or margin = 0): MPR along the ray from centre to centre.
+//   3. Hand-off to EPA, seeded with MPR's final tetrahedron (it encloses the origin), when
+//        (a) MPR did not converge within ccd_iterations, or
+//        (b) MPR's portal is not the minimal one: the origin's projection on the final portal
+//            falls outside it, or for a geom with flat faces (box and mesh: its three frame
+//            axes; cylinder: its axis), the overlap of the two geoms along an axis (two support
+//            calls, oriented like MPR's normal) is smaller than MPR's depth by more than
+//            ccd_tolerance. MPR's depth is the overlap along its own normal, so a smaller
+//            overlap along another direction proves a shallower exit exists; or
+//        (c) the contact is deep: MPR's depth exceeds kDeepContact (5%) of the smaller geom's
+//            scale. Far from the boundary the centre-to-centre ray need not leave M through the
+//            face nearest the origin; shallow resting contacts (the common case) stay with MPR.
+//      EPA's answer replaces MPR's when EPA converged (unconverged: when the overlap along
+//      EPA's normal is smaller than MPR's depth). When EPA from MPR's tetrahedron cannot
+//      finish (a degenerate face through MPR's interior point), GJK's enclosing simplex seeds
+//      a second EPA.
+// ccd = mpr skips step 3; ccd = gjk runs GJK first whatever the margin and EPA from GJK's
+// enclosing simplex (MPR only when GJK ends on a smaller simplex).
+//
+// Multi-contact (perturbation, as Bullet's convex–convex algorithm does it): when either geom has
+// flat features (box, cylinder, mesh), rotate that geom by kPerturbAngle about the first contact
+// point, about two axes perpendicular to the normal with both signs, and solve again. Each new
+// witness point on the rotated geom is rotated back; its distance to the other witness along the
+// first normal is the contact's dist. Contacts within the margin and farther than
+// 1e-3 × the smaller geom's scale from every kept one are added (at most 5 per pair).
+#pragma once
+
+#include <cmath>
+
+#include "collision/contact.h"
+#include "collision/epa.h"
+#include "collision/gjk.h"
+#include "collision/mpr.h"
+
+namespace mjportal::collision {
+
+enum class CcdAlgorithm : int { kAuto = 0, kMpr = 1, kGjk = 2 };
+
+struct ConvexSettings {
+  int max_iterations = 35;  // every solver loop's cap (the model's ccd_iterations)
+  double tolerance = 1e-6;  // solvers' stopping distance (the model's ccd_tolerance)
+  CcdAlgorithm algorithm = CcdAlgorithm::kAuto;
+  bool multicontact = true;
+};
+
+// How often each path ran; the caller owns it and sums it up (debug statistics).
+struct ConvexCounters {
+  long gjk = 0;              // GJK distance runs
+  long mpr = 0;              // MPR runs
+  long epa = 0;              // EPA runs
+  long epa_unconverged = 0;  // hand-offs because MPR did not converge
+  long epa_deep = 0;         // hand-offs because the contact is deep
+  long epa_not_minimal = 0;  // hand-offs because a frame axis showed a shallower exit
+  long perturbed = 0;        // perturbed re-solves
+  long bad_pose = 0;         // calls refused for a non-finite pose
+};
+
+// One solved contact: signed distance, unit normal from A to B, witness points.
+struct ConvexHit {
+  double dist;
+  Vec3 normal;
+  Vec3 on_a, on_b;
+};
+
+// Depth, as a fraction of the smaller geom's scale, beyond which MPR's ray is not trusted to exit
+// through the nearest face (step 3(c)).
+constexpr double kDeepContact = 0.05;
+
+// Rotation angle of the multi-contact perturbation, radians.
+constexpr double kPerturbAngle = 1e-2;
+constexpr int kMaxConvexContacts = 5;
+
+namespace convex {
+
+MJP_HD inline double SmallerScale(const ConvexGeom& a, const ConvexGeom& b) {
+  const double sa = GeomScale(a), sb = GeomScale(b);
+  return sa < sb ? sa : sb;
+}
+
+MJP_HD inline bool HasFlatFeatures(ShapeType type) {
+  return type == ShapeType::kBox || type == ShapeType::kMesh || type == ShapeType::kCylinder;
+}
+
+// Step 3(b): true when no frame axis of a flat-featured geom shows a shallower exit than MPR's
+// and the origin projects inside MPR's final portal.
+MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, const MprResult& r,
+                                   double tolerance) {
+  if (r.barycentric_min < -1e-9)
+    return false;
+  const ConvexGeom* geoms[2] = {&a, &b};
+  for (const ConvexGeom* g : geoms) {
+    if (!HasFlatFeatures(g->type))
+      continue;
+    for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
+      Vec3 axis = Column(g->view.mat, k);
+      if (Dot(axis, r.normal) < 0)
+        axis = -axis;
+      if (OverlapAlong(a, b, axis) < r.depth - tolerance)
+        return false;
+    }
+  }
+  return true;
+}
+
+MJP_HD inline ConvexHit HitOf(double depth, const Vec3& normal, const Vec3& on_a,
+                              const Vec3& on_b) {
+  return {-depth, normal, on_a, on_b};
+}
+
+// EPA's contact. Unconverged, its face depth is only a lower bound: the overlap along its normal
+// (one support call) is the depth that separating along that normal really needs.
+MJP_HD inline ConvexHit EpaHit(const ConvexGeom& a, const ConvexGeom& b, const EpaResult& e) {
+  const double depth = e.converged ? e.depth : OverlapAlong(a, b, e.normal);
+  return HitOf(depth, e.normal, e.on_a, e.on_b);
+}
+
+// One contact of a and b within margin (the hand-off in the header); false when none.
+MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
+                         double margin, ConvexHit* hit, ConvexCounters* counters) {
+  const int it = s.max_iterations;
+  if (s.algorithm == CcdAlgorithm::kGjk || margin > 0) {
+    ++counters->gjk;
+    const GjkResult g = GjkDistance(a, b, it, s.tolerance, margin);
+    if (g.status == GjkStatus::kBeyondCutoff)
+      return false;
+    if (g.status == GjkStatus::kSeparated) {
+      if (g.distance > margin)
+        return false;
+      const Vec3 gap = g.on_b - g.on_a;
+      const double length = std::sqrt(Dot(gap, gap));
+      if (length > 1e-12 * (GeomScale(a) + GeomScale(b))) {
+        *hit = {g.distance, gap * (1 / length), g.on_a, g.on_b};
+        return true;
+      }
+      // Touching: no reliable direction from GJK; the penetration solvers decide.
+    } else if (s.algorithm == CcdAlgorithm::kGjk && g.simplex.n == 4) {
+      ++counters->epa;
+      const EpaResult e = EpaPenetration(a, b, g.simplex.p, it, s.tolerance);
+      if (e.ok) {
+        *hit = EpaHit(a, b, e);
+        return true;
+      }
+    }
+  }
+
+  ++counters->mpr;
+  const MprResult r = MprPenetration(a, b, it, s.tolerance);
+  if (!r.hit)
+    return false;
+  bool refine = s.algorithm == CcdAlgorithm::kGjk;
+  if (s.algorithm == CcdAlgorithm::kAuto) {
+    if (!r.converged) {
+      refine = true;
+      ++counters->epa_unconverged;
+    } else if (r.depth > kDeepContact * convex::SmallerScale(a, b)) {
+      refine = true;
+      ++counters->epa_deep;
+    } else if (!PortalIsMinimal(a, b, r, s.tolerance)) {
+      refine = true;
+      ++counters->epa_not_minimal;
+    }
+  }
+  if (refine && r.has_tetrahedron) {
+    ++counters->epa;
+    EpaResult e = EpaPenetration(a, b, r.tetrahedron, it, s.tolerance);
+    if (!(e.ok && e.converged)) {
+      // MPR's interior point can make EPA's faces degenerate (it is the centre of M for
+      // symmetric shapes): start again from GJK's enclosing simplex.
+      ++counters->gjk;
+      const GjkResult g = GjkDistance(a, b, it, s.tolerance, 1e300);
+      if (g.status == GjkStatus::kOverlap && g.simplex.n == 4) {
+        ++counters->epa;
+        e = EpaPenetration(a, b, g.simplex.p, it, s.tolerance);
+      }
+    }
+    if (e.ok) {
+      const ConvexHit refined = EpaHit(a, b, e);
+      if (e.converged || refined.dist > -r.depth) {
+        *hit = refined;
+        return true;
+      }
+    }
+  }
+  *hit = HitOf(r.depth, r.normal, r.on_a, r.on_b);
+  return true;
+}
+
+// Row-major rotation by `angle` about unit `axis` (Rodrigues' formula).
+MJP_HD inline void AxisRotation(const Vec3& axis, double angle, double r[9]) {
+  const double c = std::cos(angle), s = std::sin(angle), t = 1 - c;
+  const double x = axis.x, y = axis.y, z = axis.z;
+  r[0] = c + t * x * x;
+  r[1] = t * x * y - s * z;
+  r[2] = t * x * z + s * y;
+  r[3] = t * x * y + s * z;
+  r[4] = c + t * y * y;
+  r[5] = t * y * z - s * x;
+  r[6] = t * x * z - s * y;
+  r[7] = t * y * z + s * x;
+  r[8] = c + t * z * z;
+}
+
+// Two unit vectors completing n to an orthonormal frame (deterministic in n).
+MJP_HD inline void Tangents(const Vec3& n, Vec3* t1, Vec3* t2) {
+  const Vec3 helper = std::fabs(n.x) < 0.57 ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
+  Vec3 t = Cross(n, helper);
+  t = t * (1 / std::sqrt(Dot(t, t)));
+  *t1 = t;
+  *t2 = Cross(n, t);
+}
+
+}  // namespace convex
+
+// Contacts of convex geoms a (geom 1) and b (geom 2) with dist <= margin, written to out (at most
+// `capacity`, and at most kMaxConvexContacts). Returns the count. A non-finite pose gives no
+// contact and counts bad_pose.
+MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
+                                double margin, Contact* out, int capacity,
+                                ConvexCounters* counters) {
+  if (!FinitePose(a.view) || !FinitePose(b.view)) {
+    ++counters->bad_pose;
+    return 0;
+  }
+  ConvexHit first;
+  if (capacity < 1 || !convex::Solve(a, b, s, margin, &first, counters))
+    return 0;
+  out[0] = {first.dist, (first.on_a + first.on_b) * 0.5, first.normal, {0, 0, 0}};
+  int count = 1;
+  const bool rotate_a = convex::HasFlatFeatures(a.type);
+  if (!s.multicontact || !(rotate_a || convex::HasFlatFeatures(b.type)))
+    return count;
+
+  // Perturbed re-solves: rotate the flat geom about the first contact point.
+  const ConvexGeom& moving = rotate_a ? a : b;
+  const Vec3 pivot = out[0].pos;
+  const double scale_a = GeomScale(a), scale_b = GeomScale(b);
+  const double duplicate = 1e-3 * (scale_a < scale_b ? scale_a : scale_b);
+  Vec3 t1, t2;
+  convex::Tangents(first.normal, &t1, &t2);
+  const int limit = capacity < kMaxConvexContacts ? capacity : kMaxConvexContacts;
+  for (int k = 0; k < 4 && count < limit; ++k) {
+    const Vec3 axis = (k < 2 ? t1 : t2) * (k % 2 == 0 ? 1.0 : -1.0);
+    double rot[9], pos[3], mat[9];
+    convex::AxisRotation(axis, kPerturbAngle, rot);
+    Store3(pos, pivot + Rotate(rot, Load3(moving.view.pos) - pivot));
+    for (int row = 0; row < 3; ++row) {
+      for (int col = 0; col < 3; ++col) {
+        mat[3 * row + col] = rot[3 * row] * moving.view.mat[col] +
+                             rot[3 * row + 1] * moving.view.mat[3 + col] +
+                             rot[3 * row + 2] * moving.view.mat[6 + col];
+      }
+    }
+    ConvexGeom rotated = moving;
+    rotated.view.pos = pos;
+    rotated.view.mat = mat;
+    ++counters->perturbed;
+    ConvexHit hit;
+    if (!convex::Solve(rotate_a ? rotated : a, rotate_a ? b : rotated, s, margin, &hit, counters))
+      continue;
+    // Back to the unperturbed pose: the rotated geom's witness turns back about the pivot.
+    Vec3& moved = rotate_a ? hit.on_a : hit.on_b;
+    moved = pivot + RotateT(rot, moved - pivot);
+    const double dist = Dot(first.normal, hit.on_b - hit.on_a);
+    if (!(dist <= margin))
+      continue;
+    // The point: halfway along the first normal from the witness on the geom that did not move
+    // (the moved geom's witness carries an offset of order depth × kPerturbAngle).
+    const Vec3 p =
+        rotate_a ? hit.on_b - first.normal * (0.5 * dist) : hit.on_a + first.normal * (0.5 * dist);
+    bool duplicate_point = false;
+    for (int i = 0; i < count; ++i) {
+      const Vec3 d = p - out[i].pos;
+      duplicate_point |= Dot(d, d) < duplicate * duplicate;
+    }
+    if (!duplicate_point)
+      out[count++] = {dist, p, first.normal, {0, 0, 0}};
+  }
+  return count;
+}
+
+}  // namespace mjportal::collision

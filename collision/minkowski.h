@@ -1,0 +1,73 @@
+// The Minkowski difference M = A − B of two convex geoms, which the convex solvers (MPR, GJK, EPA)
+// work on: A and B overlap exactly when M contains the origin, and their distance is M's distance
+// from the origin. M is never built; it is reached through its support function
+//     S_M(d) = S_A(d) − S_B(−d),
+// keeping the two geom points each M point came from (the witness points of a contact).
+#pragma once
+
+#include <cmath>
+
+#include "collision/support.h"
+
+namespace mjportal::collision {
+
+// A convex geom for the convex solvers: its shape type and its view.
+struct ConvexGeom {
+  ShapeType type;
+  GeomView view;
+};
+
+// A point of M with the points of A and B it came from (v = a − b).
+struct MinkowskiVertex {
+  Vec3 v, a, b;
+};
+
+// The support point of M along world direction dir.
+MJP_HD inline MinkowskiVertex MinkowskiSupport(const ConvexGeom& a, const ConvexGeom& b,
+                                               const Vec3& dir) {
+  MinkowskiVertex out;
+  out.a = SupportPoint(a.type, a.view, dir);
+  out.b = SupportPoint(b.type, b.view, -dir);
+  out.v = out.a - out.b;
+  return out;
+}
+
+// The overlap of A and B along unit direction n (A on the low side, B on the high side):
+// max_A n·a − min_B n·b. Positive when the projections overlap; the translation along n that
+// separates them.
+MJP_HD inline double OverlapAlong(const ConvexGeom& a, const ConvexGeom& b, const Vec3& n) {
+  return Dot(MinkowskiSupport(a, b, n).v, n);
+}
+
+// True when every coordinate of the geom's pose is finite (NaN or infinite poses get no contact).
+MJP_HD inline bool FinitePose(const GeomView& g) {
+  double sum = 0;
+  for (int i = 0; i < 3; ++i)
+    sum += g.pos[i] * 0;
+  for (int i = 0; i < 9; ++i)
+    sum += g.mat[i] * 0;
+  return sum == 0;  // x * 0 is NaN exactly when x is NaN or infinite
+}
+
+// A length scale of the geom: the radius of a sphere enclosing it about its frame origin.
+MJP_HD inline double GeomScale(const ConvexGeom& g) {
+  const double* s = g.view.size;
+  switch (g.type) {
+    case ShapeType::kSphere:
+      return s[0];
+    case ShapeType::kCapsule:
+      return s[0] + s[1];
+    case ShapeType::kCylinder:
+      return std::sqrt(s[0] * s[0] + s[1] * s[1]);
+    case ShapeType::kEllipsoid:
+      return s[0] > s[1] ? (s[0] > s[2] ? s[0] : s[2]) : (s[1] > s[2] ? s[1] : s[2]);
+    case ShapeType::kBox:
+      return std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    case ShapeType::kMesh:
+      return g.view.mesh != nullptr ? g.view.mesh->rbound : 0.0;
+    default:
+      return 0.0;
+  }
+}
+
+}  // namespace mjportal::collision
