@@ -23,6 +23,9 @@
 // ccd = mpr skips step 3; ccd = gjk runs GJK first whatever the margin and EPA from GJK's
 // enclosing simplex (MPR only when GJK ends on a smaller simplex).
 //
+// Each geom's frame origin must lie inside it (MPR's interior point): true for primitives and for
+// MuJoCo's meshes, which the compiler re-centres on their centre of mass.
+//
 // Multi-contact (perturbation, as Bullet's convex–convex algorithm does it): when either geom has
 // flat features (box, cylinder, mesh), rotate that geom by kPerturbAngle about the first contact
 // point, about two axes perpendicular to the normal with both signs, and solve again. Each new
