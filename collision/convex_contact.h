@@ -30,8 +30,11 @@
 // flat features (box, cylinder, mesh), rotate that geom by kPerturbAngle about the first contact
 // point, about two axes perpendicular to the normal with both signs, and solve again. Each new
 // witness point on the rotated geom is rotated back; its distance to the other witness along the
-// first normal is the contact's dist. Contacts within the margin and farther than
-// 1e-3 × the smaller geom's scale from every kept one are added (at most 5 per pair).
+// first normal is the contact's dist; the point is placed from the witness on the geom that did
+// not move. Contacts within the margin and farther than 1e-3 × the smaller geom's scale from
+// every kept one are added (at most 5 per pair). When more are found than the caller's capacity
+// (MuJoCo sizes each pair's slot with mj_maxContact: 4 for mesh–mesh and mesh–box), the first,
+// central contact is dropped in favour of the perturbed ones, which span the patch.
 #pragma once
 
 #include <cmath>
@@ -234,20 +237,22 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
   if (capacity < 1 || !convex::Solve(a, b, s, margin, &first, counters))
     return 0;
   out[0] = {first.dist, (first.on_a + first.on_b) * 0.5, first.normal, {0, 0, 0}};
-  int count = 1;
   const bool rotate_a = convex::HasFlatFeatures(a.type);
-  if (!s.multicontact || !(rotate_a || convex::HasFlatFeatures(b.type)))
-    return count;
+  if (!s.multicontact || capacity < 2 || !(rotate_a || convex::HasFlatFeatures(b.type)))
+    return 1;
 
-  // Perturbed re-solves: rotate the flat geom about the first contact point.
+  // Perturbed re-solves: rotate the flat geom about the first contact point. Candidates gather
+  // locally; the caller's buffer may be smaller.
+  Contact found[kMaxConvexContacts];
+  found[0] = out[0];
+  int count = 1;
   const ConvexGeom& moving = rotate_a ? a : b;
-  const Vec3 pivot = out[0].pos;
+  const Vec3 pivot = found[0].pos;
   const double scale_a = GeomScale(a), scale_b = GeomScale(b);
   const double duplicate = 1e-3 * (scale_a < scale_b ? scale_a : scale_b);
   Vec3 t1, t2;
   convex::Tangents(first.normal, &t1, &t2);
-  const int limit = capacity < kMaxConvexContacts ? capacity : kMaxConvexContacts;
-  for (int k = 0; k < 4 && count < limit; ++k) {
+  for (int k = 0; k < 4; ++k) {
     const Vec3 axis = (k < 2 ? t1 : t2) * (k % 2 == 0 ? 1.0 : -1.0);
     double rot[9], pos[3], mat[9];
     convex::AxisRotation(axis, kPerturbAngle, rot);
@@ -278,13 +283,19 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
         rotate_a ? hit.on_b - first.normal * (0.5 * dist) : hit.on_a + first.normal * (0.5 * dist);
     bool duplicate_point = false;
     for (int i = 0; i < count; ++i) {
-      const Vec3 d = p - out[i].pos;
+      const Vec3 d = p - found[i].pos;
       duplicate_point |= Dot(d, d) < duplicate * duplicate;
     }
     if (!duplicate_point)
-      out[count++] = {dist, p, first.normal, {0, 0, 0}};
+      found[count++] = {dist, p, first.normal, {0, 0, 0}};
   }
-  return count;
+
+  // More than fit: the perturbed points span the patch, so the first (central) one goes first.
+  const int skip = count > capacity ? 1 : 0;
+  const int kept = count - skip < capacity ? count - skip : capacity;
+  for (int i = 0; i < kept; ++i)
+    out[i] = found[i + skip];
+  return kept;
 }
 
 }  // namespace mjportal::collision

@@ -38,6 +38,51 @@ inline collision::Contact* AsContacts(mjPreContact* con) {
 mjfCollision original_table[mjNGEOMTYPES][mjNGEOMTYPES] = {};
 bool installed = false;
 
+// Fast mode's general convex pair: MPR / GJK / EPA with perturbation contacts
+// (collision/convex_contact.h), meshes through their support fields.
+template <int Type1, int Type2>
+int CollideConvexFast(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, int g1,
+                      int g2, mjtNum margin) {
+  const Config& config = state->config();
+  if (config.stats) {
+    state->CountCall(Type1, Type2, /*ours=*/true);
+  }
+  collision::MeshView mesh1{}, mesh2{};
+  collision::ConvexGeom a = {static_cast<collision::ShapeType>(Type1),
+                             {d->geom_xpos + 3 * g1, d->geom_xmat + 9 * g1, m->geom_size + 3 * g1}};
+  collision::ConvexGeom b = {static_cast<collision::ShapeType>(Type2),
+                             {d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2, m->geom_size + 3 * g2}};
+  if constexpr (Type1 == mjGEOM_MESH) {
+    mesh1 = state->FastMeshView(m, g1);
+    a.view.mesh = &mesh1;
+  }
+  if constexpr (Type2 == mjGEOM_MESH) {
+    mesh2 = state->FastMeshView(m, g2);
+    b.view.mesh = &mesh2;
+  }
+  collision::ConvexSettings settings;
+  settings.max_iterations = m->opt.ccd_iterations;
+  settings.tolerance = m->opt.ccd_tolerance;
+  settings.algorithm = config.ccd;
+  settings.multicontact = config.multicontact;
+  collision::ConvexCounters counters;
+  // MuJoCo reserves mj_maxContact contacts for this pair in its shared buffer (1 for spheres and
+  // ellipsoids; 4 for mesh–mesh and mesh–box, 5 with a margin; 1 without multiccd).
+  const int capacity = mj_maxContact(m, g1, g2, margin > 0);
+  const int count =
+      collision::CollideConvex(a, b, settings, margin, AsContacts(con), capacity, &counters);
+  if (counters.bad_pose != 0 && state->FirstBadPose()) {
+    mju_warning(
+        "mjportal: geom %d or %d has a non-finite pose (NaN or infinite position or "
+        "orientation); the pair gets no contact (reported once per mjData)",
+        g1, g2);
+  }
+  if (config.stats) {
+    state->AddSolverCounts(counters);
+  }
+  return count;
+}
+
 // The dispatcher installed at [Type1][Type2]: a model without an mjportal instance goes straight
 // to MuJoCo's original; with one, the instance's mode decides between our kernel and the original.
 template <int Type1, int Type2>
@@ -68,6 +113,11 @@ int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjt
         geom2.mesh = &mesh2;
       }
       return collision::CollidePairOf<kType1, kType2>(geom1, geom2, margin, AsContacts(con));
+    }
+  }
+  if constexpr (UsesConvexSolver(Type1, Type2)) {
+    if (state->config().mode == Mode::kFast) {
+      return CollideConvexFast<Type1, Type2>(m, d, state, con, g1, g2, margin);
     }
   }
   if (state->config().stats) {

@@ -1,5 +1,6 @@
 #include "plugin/config.h"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace mjportal {
@@ -27,6 +28,23 @@ bool ParseChoice(const char* key, const char* value, const std::array<const char
   return false;
 }
 
+// Parses an integer key: empty takes the default; anything else must be a whole number in
+// [lo, hi].
+bool ParseInt(const char* key, const char* value, int lo, int hi, int* out, std::string* error) {
+  if (value == nullptr || value[0] == '\0') {
+    return true;
+  }
+  char* end = nullptr;
+  const long parsed = std::strtol(value, &end, 10);
+  if (end == value || *end != '\0' || parsed < lo || parsed > hi) {
+    *error = "mjportal: config key '" + std::string(key) + "' has invalid value '" + value +
+             "'; allowed values: integers from " + std::to_string(lo) + " to " + std::to_string(hi);
+    return false;
+  }
+  *out = static_cast<int>(parsed);
+  return true;
+}
+
 }  // namespace
 
 std::optional<Config> Config::FromModel(const mjModel* m, int instance, std::string* error) {
@@ -37,6 +55,24 @@ std::optional<Config> Config::FromModel(const mjModel* m, int instance, std::str
   }
   if (!ParseChoice<bool, 2>("stats", mj_getPluginConfig(m, instance, "stats"), {"false", "true"},
                             {false, true}, &config.stats, error)) {
+    return std::nullopt;
+  }
+  using collision::CcdAlgorithm;
+  if (!ParseChoice<CcdAlgorithm, 3>(
+          "ccd", mj_getPluginConfig(m, instance, "ccd"), {"auto", "mpr", "gjk"},
+          {CcdAlgorithm::kAuto, CcdAlgorithm::kMpr, CcdAlgorithm::kGjk}, &config.ccd, error)) {
+    return std::nullopt;
+  }
+  if (!ParseChoice<bool, 2>("multicontact", mj_getPluginConfig(m, instance, "multicontact"),
+                            {"false", "true"}, {false, true}, &config.multicontact, error)) {
+    return std::nullopt;
+  }
+  if (!ParseInt("support_res", mj_getPluginConfig(m, instance, "support_res"), kSupportResMin,
+                kSupportResMax, &config.support_res, error)) {
+    return std::nullopt;
+  }
+  if (!ParseChoice<bool, 2>("support_refine", mj_getPluginConfig(m, instance, "support_refine"),
+                            {"false", "true"}, {false, true}, &config.support_refine, error)) {
     return std::nullopt;
   }
   return config;

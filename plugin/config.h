@@ -7,17 +7,29 @@
 #include <optional>
 #include <string>
 
+#include "collision/convex_contact.h"
+
 namespace mjportal {
 
 enum class Mode { kFast, kCompat };
 
 // Every config key, declared once: MuJoCo receives this list at registration and rejects keys
 // outside it while compiling the model.
-constexpr std::array<const char*, 2> kConfigKeys = {"mode", "stats"};
+constexpr std::array<const char*, 6> kConfigKeys = {
+    "mode", "stats", "ccd", "multicontact", "support_res", "support_refine"};
+
+// support_res bounds: a field has support_res² cells (int32 each).
+constexpr int kSupportResMin = 8;
+constexpr int kSupportResMax = 1024;
 
 struct Config {
   Mode mode = Mode::kFast;  // mode:  fast (default) | compat
   bool stats = false;       // stats: false (default) | true — count calls per pair type
+  // Fast mode only (compat reproduces MuJoCo and ignores them):
+  collision::CcdAlgorithm ccd = collision::CcdAlgorithm::kAuto;  // ccd: auto | mpr | gjk
+  bool multicontact = true;    // multicontact: true (default) | false — perturbation contacts
+  int support_res = 180;       // support_res: 8..1024 — support-field grid per axis
+  bool support_refine = true;  // support_refine: true (default) | false — exact vertex climb
 
   // Reads and validates instance `instance` of m. On a bad value returns nullopt and sets *error to
   // a message that names the key, the value and what is allowed.

@@ -8,6 +8,9 @@ void InstanceState::ResetCounts() {
       delegated_[i][j].store(0);
     }
   }
+  for (auto& counter : solver_) {
+    counter.store(0);
+  }
 }
 
 }  // namespace mjportal

@@ -5,16 +5,55 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
+#include <utility>
 
+#include "collision/convex_contact.h"
 #include "plugin/config.h"
+#include "plugin/mesh_view.h"
+#include "plugin/mjportal.h"
+#include "plugin/support_fields.h"
 
 namespace mjportal {
 
+// The convex solvers' path counters, in the order of mjportal_solverCounts.
+constexpr int kSolverCounterCount = MJPORTAL_SOLVER_COUNTERS;
+inline constexpr const char* kSolverCounterNames[kSolverCounterCount] = {
+    "gjk", "mpr", "epa", "epa_unconverged", "epa_deep", "epa_not_minimal", "perturbed", "bad_pose"};
+
 class InstanceState {
  public:
-  explicit InstanceState(const Config& config) : config_(config) {}
+  InstanceState(const Config& config, std::shared_ptr<const ModelSupportFields> fields)
+      : config_(config), fields_(std::move(fields)) {}
 
   const Config& config() const { return config_; }
+  const ModelSupportFields* fields() const { return fields_.get(); }
+
+  // Mesh geom g as fast mode's solvers see it: MuJoCo's mesh plus its support field, if any.
+  collision::MeshView FastMeshView(const mjModel* m, int g) const {
+    collision::MeshView mesh = MeshViewOf(m, g);
+    if (fields_ != nullptr) {
+      mesh.field = fields_->field(m->geom_dataid[g]);
+      mesh.field_res = fields_->res();
+      mesh.field_refine = config_.support_refine;
+    }
+    return mesh;
+  }
+
+  // Adds one call's solver path counts.
+  void AddSolverCounts(const collision::ConvexCounters& c) {
+    const long values[kSolverCounterCount] = {
+        c.gjk,       c.mpr,     c.epa, c.epa_unconverged, c.epa_deep, c.epa_not_minimal,
+        c.perturbed, c.bad_pose};
+    for (int i = 0; i < kSolverCounterCount; ++i) {
+      if (values[i] != 0)
+        solver_[i].fetch_add(values[i], std::memory_order_relaxed);
+    }
+  }
+  std::int64_t solver(int i) const { return solver_[i].load(); }
+
+  // True the first time only: one warning per instance for non-finite poses.
+  bool FirstBadPose() { return !warned_bad_pose_.exchange(true); }
 
   // Counts one narrowphase call (relaxed atomics: MuJoCo's thread pool calls concurrently).
   void CountCall(int type1, int type2, bool ours) {
@@ -28,6 +67,9 @@ class InstanceState {
 
  private:
   Config config_;
+  std::shared_ptr<const ModelSupportFields> fields_;
+  std::atomic<std::int64_t> solver_[kSolverCounterCount] = {};
+  std::atomic<bool> warned_bad_pose_{false};
   std::atomic<std::int64_t> ours_[mjNGEOMTYPES][mjNGEOMTYPES] = {};
   std::atomic<std::int64_t> delegated_[mjNGEOMTYPES][mjNGEOMTYPES] = {};
 };

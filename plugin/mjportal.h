@@ -40,6 +40,19 @@ MJPORTAL_API int mjportal_routesToKernel(const mjModel* m, int type1, int type2)
 MJPORTAL_API int mjportal_pairCounts(const mjModel* m, const mjData* d, long long* ours,
                                      long long* delegated);
 
+/* Fast mode's convex-solver path counts of d's instance (stats="true"): how often GJK, MPR and
+ * EPA ran, why EPA took over (MPR unconverged, deep contact, a shallower frame axis), perturbed
+ * multi-contact re-solves and calls refused for a non-finite pose. Writes
+ * MJPORTAL_SOLVER_COUNTERS values in that order (names: mjportal_solverCounterName) and returns
+ * their number, or -1 when d has no instance or counting is off. */
+#define MJPORTAL_SOLVER_COUNTERS 8
+MJPORTAL_API int mjportal_solverCounts(const mjModel* m, const mjData* d, long long* counts);
+MJPORTAL_API const char* mjportal_solverCounterName(int i);
+
+/* Bytes of support fields d's instance shares with the other mjData of its model (fast mode; 0
+ * in compat mode or without large meshes); -1 when d has no mjportal instance. */
+MJPORTAL_API long long mjportal_supportFieldBytes(const mjModel* m, const mjData* d);
+
 /* Sets the counts of d's mjportal instance to zero. */
 MJPORTAL_API void mjportal_resetPairCounts(const mjModel* m, mjData* d);
 

@@ -3,14 +3,17 @@
 #include <mujoco/mujoco.h>
 
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "plugin/collision_table.h"
 #include "plugin/config.h"
 #include "plugin/instance.h"
 #include "plugin/mjportal.h"
 #include "plugin/routing.h"
+#include "plugin/support_fields.h"
 
 namespace mjportal {
 namespace {
@@ -46,7 +49,12 @@ int InitInstance(const mjModel* m, mjData* d, int instance) {
         VersionString(MJPORTAL_PINNED_MUJOCO_VERSION).c_str());
     return -1;
   }
-  auto* state = new (std::nothrow) InstanceState(*config);
+  // Fast mode's support fields: built once per model, shared by all of its mjData.
+  std::shared_ptr<const ModelSupportFields> fields;
+  if (config->mode == Mode::kFast) {
+    fields = ModelSupportFields::Acquire(m, config->support_res);
+  }
+  auto* state = new (std::nothrow) InstanceState(*config, std::move(fields));
   if (state == nullptr) {
     mju_warning("mjportal: out of memory creating the plugin instance");
     return -1;
@@ -133,6 +141,29 @@ int mjportal_pairCounts(const mjModel* m, const mjData* d, long long* ours, long
     }
   }
   return 0;
+}
+
+int mjportal_solverCounts(const mjModel* m, const mjData* d, long long* counts) {
+  const mjportal::InstanceState* state = mjportal::FindInstance(m, d);
+  if (state == nullptr || !state->config().stats || counts == nullptr) {
+    return -1;
+  }
+  for (int i = 0; i < mjportal::kSolverCounterCount; ++i) {
+    counts[i] = state->solver(i);
+  }
+  return mjportal::kSolverCounterCount;
+}
+
+const char* mjportal_solverCounterName(int i) {
+  return i >= 0 && i < mjportal::kSolverCounterCount ? mjportal::kSolverCounterNames[i] : nullptr;
+}
+
+long long mjportal_supportFieldBytes(const mjModel* m, const mjData* d) {
+  const mjportal::InstanceState* state = mjportal::FindInstance(m, d);
+  if (state == nullptr) {
+    return -1;
+  }
+  return state->fields() == nullptr ? 0 : static_cast<long long>(state->fields()->bytes());
 }
 
 void mjportal_resetPairCounts(const mjModel* m, mjData* d) {

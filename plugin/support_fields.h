@@ -1,0 +1,41 @@
+// Support fields of a model's convex meshes (fast mode): one field per distinct mesh, built once
+// per model when its first mjData is made and shared by every mjData of that model.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace mjportal {
+
+// Meshes with fewer vertices answer support queries by MuJoCo's exact search (a scan or a short
+// climb beats the field's trigonometry there); larger ones get a field.
+constexpr int kSupportFieldMinVertices = 32;
+
+class ModelSupportFields {
+ public:
+  // The fields of m at resolution res: built on first use, then shared (thread-safe). The store
+  // lives while any instance holds it.
+  static std::shared_ptr<const ModelSupportFields> Acquire(const mjModel* m, int res);
+
+  // Field entries of mesh `mesh_id` (res × res), or nullptr when the mesh has none.
+  const std::int32_t* field(int mesh_id) const {
+    return offset_[mesh_id] < 0 ? nullptr : entries_.data() + offset_[mesh_id];
+  }
+  int res() const { return res_; }
+  int count() const { return count_; }
+  std::size_t bytes() const { return entries_.size() * sizeof(std::int32_t); }
+
+ private:
+  ModelSupportFields(const mjModel* m, int res);
+
+  int res_ = 0;
+  int count_ = 0;                      // meshes with a field
+  std::vector<std::int32_t> entries_;  // all fields, back to back
+  std::vector<long> offset_;           // per mesh: start in entries_, or -1
+};
+
+}  // namespace mjportal
