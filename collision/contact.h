@@ -31,6 +31,10 @@ struct Contact {
 //   rbound     radius of the geom's bounding sphere
 //   field      fast mode only: the mesh's support field (support_field.h), res × res entries, or
 //              nullptr to use the exact search above; field_refine climbs to the exact vertex
+//   warm_start fast mode only: support queries climb the hull graph from `hint`, the hull-local
+//              id of the last support vertex (-1: none) when there is one. Queries of
+//              one solve have nearby directions, so climbing from it beats a fresh lookup; it
+//              is a start point only, every answer is still the exact extreme vertex
 struct MeshView {
   const float* vert;
   int nvert;
@@ -40,6 +44,8 @@ struct MeshView {
   const std::int32_t* field = nullptr;
   int field_res = 0;
   bool field_refine = true;
+  bool warm_start = false;
+  mutable int hint = -1;
 };
 
 // A geom as the kernels see it: borrowed pointers into caller-owned arrays.

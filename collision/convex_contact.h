@@ -5,10 +5,13 @@
 //   1. margin > 0: GJK with cutoff = margin. Farther than the margin: no contact. Separated
 //      within it: one contact at GJK's closest points, dist = their distance.
 //   2. Overlapping (or margin = 0): MPR along the ray from centre to centre.
-//   3. Hand-off to EPA, seeded with MPR's final tetrahedron (it encloses the origin), when
+//   3. Hand-off to EPA, seeded with GJK's enclosing simplex (MPR's final tetrahedron when GJK
+//      ends on a smaller one), when
 //        (a) MPR did not converge within ccd_iterations, or
-//        (b) MPR's portal is not the minimal one: the origin's projection on the final portal
-//            falls outside it, or for a geom with flat faces (box and mesh: its three frame
+//        (b) MPR's portal is not the minimal one: with a flat-featured geom in the pair, the
+//            origin's projection on the final portal falls outside it (on curved pairs the
+//            portal shrinks around the hit point and this says nothing), or for a geom with flat
+//            faces (box and mesh: its three frame
 //            axes; cylinder: its axis), the overlap of the two geoms along an axis (two support
 //            calls, oriented like MPR's normal) is smaller than MPR's depth by more than
 //            ccd_tolerance. MPR's depth is the overlap along its own normal, so a smaller
@@ -17,9 +20,9 @@
 //            scale. Far from the boundary the centre-to-centre ray need not leave M through the
 //            face nearest the origin; shallow resting contacts (the common case) stay with MPR.
 //      EPA's answer replaces MPR's when EPA converged (unconverged: when the overlap along
-//      EPA's normal is smaller than MPR's depth). When EPA from MPR's tetrahedron cannot
-//      finish (a degenerate face through MPR's interior point), GJK's enclosing simplex seeds
-//      a second EPA.
+//      EPA's normal is smaller than MPR's depth). MPR's tetrahedron is the second choice because
+//      its interior point is the centre of M for symmetric pairs, which makes EPA's faces
+//      through it degenerate.
 // ccd = mpr skips step 3; ccd = gjk runs GJK first whatever the margin and EPA from GJK's
 // enclosing simplex (MPR only when GJK ends on a smaller simplex).
 //
@@ -28,7 +31,8 @@
 //
 // Multi-contact (perturbation, as Bullet's convex–convex algorithm does it): when either geom has
 // flat features (box, cylinder, mesh), rotate that geom by kPerturbAngle about the first contact
-// point, about two axes perpendicular to the normal with both signs, and solve again. Each new
+// point, about two axes perpendicular to the normal with both signs, and solve again (MPR only:
+// the re-solve needs the new deepest feature, not a refined depth). Each new
 // witness point on the rotated geom is rotated back; its distance to the other witness along the
 // first normal is the contact's dist; the point is placed from the witness on the geom that did
 // not move. Contacts within the margin and farther than 1e-3 × the smaller geom's scale from
@@ -97,7 +101,8 @@ MJP_HD inline bool HasFlatFeatures(ShapeType type) {
 // and the origin projects inside MPR's final portal.
 MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, const MprResult& r,
                                    double tolerance) {
-  if (r.barycentric_min < -1e-9)
+  const bool flat = HasFlatFeatures(a.type) || HasFlatFeatures(b.type);
+  if (flat && r.barycentric_min < -1e-9)
     return false;
   const ConvexGeom* geoms[2] = {&a, &b};
   for (const ConvexGeom* g : geoms) {
@@ -172,24 +177,27 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
       ++counters->epa_not_minimal;
     }
   }
-  if (refine && r.has_tetrahedron) {
-    ++counters->epa;
-    EpaResult e = EpaPenetration(a, b, r.tetrahedron, it, s.tolerance);
-    if (!(e.ok && e.converged)) {
-      // MPR's interior point can make EPA's faces degenerate (it is the centre of M for
-      // symmetric shapes): start again from GJK's enclosing simplex.
-      ++counters->gjk;
-      const GjkResult g = GjkDistance(a, b, it, s.tolerance, 1e300);
-      if (g.status == GjkStatus::kOverlap && g.simplex.n == 4) {
-        ++counters->epa;
-        e = EpaPenetration(a, b, g.simplex.p, it, s.tolerance);
-      }
+  if (refine) {
+    // EPA from GJK's enclosing simplex (a few GJK steps on overlapping geoms); MPR's tetrahedron
+    // only when GJK ends on a smaller simplex (MPR's interior point is the centre of M for
+    // symmetric pairs, which makes EPA's faces through it degenerate).
+    ++counters->gjk;
+    const GjkResult g = GjkDistance(a, b, it, s.tolerance, 1e300);
+    const MinkowskiVertex* start = nullptr;
+    if (g.status == GjkStatus::kOverlap && g.simplex.n == 4) {
+      start = g.simplex.p;
+    } else if (r.has_tetrahedron) {
+      start = r.tetrahedron;
     }
-    if (e.ok) {
-      const ConvexHit refined = EpaHit(a, b, e);
-      if (e.converged || refined.dist > -r.depth) {
-        *hit = refined;
-        return true;
+    if (start != nullptr) {
+      ++counters->epa;
+      const EpaResult e = EpaPenetration(a, b, start, it, s.tolerance);
+      if (e.ok) {
+        const ConvexHit refined = EpaHit(a, b, e);
+        if (e.converged || refined.dist > -r.depth) {
+          *hit = refined;
+          return true;
+        }
       }
     }
   }
@@ -252,6 +260,11 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
   const double duplicate = 1e-3 * (scale_a < scale_b ? scale_a : scale_b);
   Vec3 t1, t2;
   convex::Tangents(first.normal, &t1, &t2);
+  // Re-solves only need the new deepest feature, not a refined minimal depth: MPR alone (with GJK
+  // first for contacts within a margin).
+  ConvexSettings perturbed = s;
+  perturbed.algorithm = CcdAlgorithm::kMpr;
+  const double perturbed_margin = first.dist < 0 ? 0.0 : margin;
   for (int k = 0; k < 4; ++k) {
     const Vec3 axis = (k < 2 ? t1 : t2) * (k % 2 == 0 ? 1.0 : -1.0);
     double rot[9], pos[3], mat[9];
@@ -269,7 +282,8 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
     rotated.view.mat = mat;
     ++counters->perturbed;
     ConvexHit hit;
-    if (!convex::Solve(rotate_a ? rotated : a, rotate_a ? b : rotated, s, margin, &hit, counters))
+    if (!convex::Solve(rotate_a ? rotated : a, rotate_a ? b : rotated, perturbed, perturbed_margin,
+                       &hit, counters))
       continue;
     // Back to the unperturbed pose: the rotated geom's witness turns back about the pivot.
     Vec3& moved = rotate_a ? hit.on_a : hit.on_b;

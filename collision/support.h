@@ -9,7 +9,8 @@
 //   cylinder   (r d_xy/|d_xy|, ±h): a rim point of the end cap facing d (axis centre when d_xy = 0)
 //   box        (±e_x, ±e_y, ±e_z) by the signs of d (+ on ties)
 //   mesh       the vertex maximizing d·v (mesh_support.h: exact, scan or hull climb; or the
-//              mesh's support field when it has one, support_field.h)
+//              mesh's support field when it has one, support_field.h; then climbs from the
+//              last answer, MeshView::hint)
 // then rotated and translated to the world. Zero directions return a valid surface point.
 #pragma once
 
@@ -63,14 +64,22 @@ MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3
       break;
     case ShapeType::kMesh: {
       if (geom.mesh != nullptr) {
+        const MeshView& mesh = *geom.mesh;
         int v;
-        if (geom.mesh->field != nullptr) {  // fast mode: O(1) lookup (+ exact climb)
-          const SupportFieldView field = {geom.mesh->field_res, geom.mesh->field};
-          int ties = 0;
-          v = QuerySupportField(field, *geom.mesh, d, geom.mesh->field_refine, &ties);
+        if (mesh.warm_start && mesh.hint >= 0 && mesh.graph != nullptr) {  // from the last answer
+          mesh.hint = support_field::Climb(mesh, d, mesh.hint);
+          v = support_field::VertexOf(mesh, mesh.hint);
+        } else if (mesh.field != nullptr) {  // fast mode: O(1) lookup (+ exact climb)
+          const SupportFieldView field = {mesh.field_res, mesh.field};
+          int ties = 0, entry = -1;
+          v = QuerySupportField(field, mesh, d, mesh.field_refine, &ties, &entry);
+          if (mesh.warm_start && mesh.field_refine && mesh.graph != nullptr)
+            mesh.hint = entry;  // later queries of this solve climb from here
         } else {
           int hull_index = -1;
-          v = MeshSupportVertex(*geom.mesh, d, &hull_index);
+          v = MeshSupportVertex(mesh, d, &hull_index);
+          if (mesh.hillclimb && mesh.warm_start)
+            mesh.hint = hull_index;  // climb from here next
         }
         if (v >= 0) {
           const float* p = geom.mesh->vert + 3 * v;

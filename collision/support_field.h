@@ -92,10 +92,12 @@ inline void BuildSupportField(const MeshView& mesh, int res, int32_t* entries) {
 }
 
 // Support vertex (index into mesh.vert) of `mesh` along local direction d, from its field.
-// *ties receives how many distinct vertices of the four surrounding cells tie for the maximum.
+// *ties receives how many distinct vertices of the four surrounding cells tie for the maximum;
+// *entry_out (optional) the answer's entry (hull-local id with a graph).
 // With `refine` the answer is the exact extreme vertex; without, the best of the four cells.
 MJP_HD inline int QuerySupportField(const SupportFieldView& field, const MeshView& mesh,
-                                    const Vec3& d, bool refine, int* ties) {
+                                    const Vec3& d, bool refine, int* ties,
+                                    int* entry_out = nullptr) {
   using support_field::VertexOf;
   const int res = field.res;
   const double norm = std::sqrt(Dot(d, d));
@@ -129,7 +131,10 @@ MJP_HD inline int QuerySupportField(const SupportFieldView& field, const MeshVie
     }
   }
   *ties = n_distinct;
-  return VertexOf(mesh, refine ? support_field::Climb(mesh, d, best) : best);
+  const int entry = refine ? support_field::Climb(mesh, d, best) : best;
+  if (entry_out != nullptr)
+    *entry_out = entry;
+  return VertexOf(mesh, entry);
 }
 
 }  // namespace mjportal::collision

@@ -32,6 +32,7 @@ class InstanceState {
   // Mesh geom g as fast mode's solvers see it: MuJoCo's mesh plus its support field, if any.
   collision::MeshView FastMeshView(const mjModel* m, int g) const {
     collision::MeshView mesh = MeshViewOf(m, g);
+    mesh.warm_start = true;
     if (fields_ != nullptr) {
       mesh.field = fields_->field(m->geom_dataid[g]);
       mesh.field_res = fields_->res();

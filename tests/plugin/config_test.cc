@@ -44,8 +44,53 @@ TEST_F(ConfigTest, DefaultModeIsFast) {
   ASSERT_TRUE(m) << error;
   EXPECT_STREQ(mj_getPluginConfig(m.get(), 0, "mode"), "");
   EXPECT_EQ(api.routesToKernel(m.get(), mjGEOM_PLANE, mjGEOM_SPHERE), 1);
+  // Fast mode answers every convex pair, the general ones with its MPR/GJK/EPA solvers.
+  EXPECT_EQ(api.routesToKernel(m.get(), mjGEOM_CAPSULE, mjGEOM_CYLINDER), 1);
+  EXPECT_EQ(api.routesToKernel(m.get(), mjGEOM_CYLINDER, mjGEOM_MESH), 1);
+  EXPECT_EQ(api.routesToKernel(m.get(), mjGEOM_MESH, mjGEOM_MESH), 1);
+  EXPECT_EQ(api.routesToKernel(m.get(), mjGEOM_HFIELD, mjGEOM_BOX), 0);
+}
+
+TEST_F(ConfigTest, CompatDelegatesTheGeneralConvexPairs) {
+  const tools::PluginApi& api = LoadPlugin();
+  std::string error;
+  tools::ModelPtr m = Compile(ModelXml("<config key=\"mode\" value=\"compat\"/>"), &error);
+  ASSERT_TRUE(m) << error;
+  EXPECT_EQ(api.routesToKernel(m.get(), mjGEOM_BOX, mjGEOM_BOX), 1);
   EXPECT_EQ(api.routesToKernel(m.get(), mjGEOM_CAPSULE, mjGEOM_CYLINDER), 0);
-  EXPECT_EQ(api.routesToKernel(m.get(), mjGEOM_CYLINDER, mjGEOM_MESH), 0);
+  EXPECT_EQ(api.routesToKernel(m.get(), mjGEOM_MESH, mjGEOM_MESH), 0);
+}
+
+// Fast-mode keys: each bad value names the key, the value and what is allowed.
+TEST_F(ConfigTest, FastModeKeysAreValidated) {
+  LoadPlugin();
+  struct Case {
+    const char* key;
+    const char* value;
+    const char* allowed;
+  };
+  const Case cases[] = {
+      {"ccd", "epa", "'auto', 'mpr', 'gjk'"},
+      {"multicontact", "1", "'false', 'true'"},
+      {"support_refine", "on", "'false', 'true'"},
+      {"support_res", "7", "integers from 8 to 1024"},
+      {"support_res", "1025", "integers from 8 to 1024"},
+      {"support_res", "180x", "integers from 8 to 1024"},
+  };
+  for (const Case& c : cases) {
+    std::string error;
+    const std::string config =
+        std::string("<config key=\"") + c.key + "\" value=\"" + c.value + "\"/>";
+    EXPECT_FALSE(Compile(ModelXml(config), &error)) << c.key << "=" << c.value;
+    EXPECT_NE(error.find(std::string("'") + c.key + "'"), std::string::npos) << error;
+    EXPECT_NE(error.find(std::string("'") + c.value + "'"), std::string::npos) << error;
+    EXPECT_NE(error.find(c.allowed), std::string::npos) << error;
+  }
+  std::string error;
+  EXPECT_TRUE(Compile(ModelXml("<config key=\"ccd\" value=\"gjk\"/><config key=\"support_res\" "
+                               "value=\"64\"/><config key=\"multicontact\" value=\"false\"/>"),
+                      &error))
+      << error;
 }
 
 TEST_F(ConfigTest, BadModeNamesKeyValueAndAllowedValues) {

@@ -17,6 +17,7 @@
 #include "collision/pair_kernels.h"
 #include "plugin/mesh_view.h"
 #include "plugin/mjportal.h"
+#include "tools/bench/bench_common.h"
 #include "tools/common/pair_scene.h"
 #include "tools/common/plugin_api.h"
 
@@ -31,22 +32,6 @@ constexpr int kPairs[][2] = {
     MJPORTAL_PAIR_KERNELS(MJPORTAL_PAIR_TYPES)
 #undef MJPORTAL_PAIR_TYPES
 };
-
-// Calls `entry` on every case of the scene in turn, one call per iteration.
-void CallEntry(benchmark::State& state, const PairScene* scene, mjfCollision entry) {
-  mjPreContact con[mjMAXCONPAIR];
-  const std::vector<PairCase>& cases = scene->cases();
-  size_t i = 0;
-  long long contacts = 0;
-  for (auto _ : state) {
-    const PairCase& c = cases[i];
-    contacts += entry(scene->model(), scene->data(), con, c.geom1, c.geom2, c.margin);
-    benchmark::DoNotOptimize(con);
-    i = (i + 1 == cases.size()) ? 0 : i + 1;
-  }
-  state.counters["contacts/call"] =
-      benchmark::Counter(static_cast<double>(contacts) / static_cast<double>(state.iterations()));
-}
 
 // Calls the kernel alone (no table entry, no instance lookup): the share of the dispatcher.
 template <int Type1, int Type2>
@@ -84,29 +69,6 @@ constexpr KernelBench kKernels[] = {
 #undef MJPORTAL_KERNEL_BENCH
 };
 static_assert(std::size(kKernels) == std::size(kPairs), "one kernel benchmark per pair");
-
-// Keeps the fastest repetition of each benchmark for the ratio table.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      if (run.run_type != Run::RT_Iteration || run.iterations == 0)
-        continue;
-      const double ns = run.GetAdjustedRealTime();
-      auto [it, inserted] = best_.emplace(run.run_name.function_name, ns);
-      if (!inserted)
-        it->second = std::min(it->second, ns);
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-  double Best(const std::string& name) const {
-    auto it = best_.find(name);
-    return it == best_.end() ? 0 : it->second;
-  }
-
- private:
-  std::map<std::string, double> best_;
-};
 
 }  // namespace
 }  // namespace mjportal::tools

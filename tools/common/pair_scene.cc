@@ -63,7 +63,7 @@ const char* GeomTypeName(int type) {
 }
 
 PairScene PairScene::Create(int type1, int type2, int count, const PluginConfig& config,
-                            std::string* error) {
+                            std::string* error, int mesh_vertices) {
   // Static geoms in the world body; none collides if the model is ever stepped.
   std::ostringstream xml;
   xml << "<mujoco>";
@@ -74,13 +74,17 @@ PairScene PairScene::Create(int type1, int type2, int count, const PluginConfig&
     }
     xml << "</instance></plugin></extension>";
   }
-  // Mesh geoms alternate between two seeded convex point clouds: 8 vertices (MuJoCo scans them)
-  // and 64 (MuJoCo climbs the hull graph).
+  // Mesh geoms: seeded convex point clouds (see the header).
   const bool has_mesh = type1 == mjGEOM_MESH || type2 == mjGEOM_MESH;
+  const int small_cloud = mesh_vertices > 0 ? mesh_vertices : 8;
+  const int large_cloud = mesh_vertices > 0 ? mesh_vertices : 64;
   if (has_mesh) {
     Sampler cloud(7);
     xml << "<asset>";
-    for (int n : {8, 64}) {
+    std::vector<int> clouds = {small_cloud};
+    if (large_cloud != small_cloud)
+      clouds.push_back(large_cloud);
+    for (int n : clouds) {
       xml << "<mesh name=\"cloud" << n << "\" vertex=\"";
       for (int v = 0; v < n; ++v) {
         mjtNum dir[3];
@@ -99,7 +103,7 @@ PairScene PairScene::Create(int type1, int type2, int count, const PluginConfig&
     xml << "<geom type=\"" << kTypeNames[type]
         << "\" size=\"1 1 1\" contype=\"0\" conaffinity=\"0\"";
     if (type == mjGEOM_MESH) {
-      xml << " mesh=\"cloud" << ((i / 2) % 2 ? 64 : 8) << "\"";
+      xml << " mesh=\"cloud" << ((i / 2) % 2 ? large_cloud : small_cloud) << "\"";
     }
     xml << "/>";
   }
@@ -226,6 +230,51 @@ void PairScene::Randomize(std::uint64_t seed) {
     // Margins: zero, small, or a large distance query.
     const double m_pick = s.Uniform(0, 1);
     c.margin = m_pick < 0.5 ? 0.0 : (m_pick < 0.9 ? s.Uniform(0, 0.2) : s.Uniform(1, 100));
+  }
+}
+
+void PairScene::RandomizeResting(std::uint64_t seed, mjfCollision judge) {
+  Randomize(seed);
+  Sampler s(seed ^ 0x5eedULL);
+  const mjModel* m = model_.get();
+  mjData* d = data_.get();
+  mjPreContact con[mjMAXCONPAIR];
+  for (PairCase& c : cases_) {
+    mjtNum* pos1 = d->geom_xpos + 3 * c.geom1;
+    mjtNum* pos2 = d->geom_xpos + 3 * c.geom2;
+    const mjtNum* mat1 = d->geom_xmat + 9 * c.geom1;
+    for (int k = 0; k < 3; ++k) {  // Randomize may have planted NaN or huge test values
+      pos1[k] = s.Uniform(-1, 1);
+    }
+    for (mjtNum* mat : {d->geom_xmat + 9 * c.geom1, d->geom_xmat + 9 * c.geom2}) {
+      if (!(std::fabs(mat[0]) <= 1 && std::fabs(mat[4]) <= 1 && std::fabs(mat[8]) <= 1))
+        mju_eye(mat, 3);
+    }
+    mjtNum dir[3];
+    if (type1_ == mjGEOM_PLANE) {
+      for (int k = 0; k < 3; ++k)
+        dir[k] = mat1[3 * k + 2];
+    } else {
+      s.Direction(dir);
+    }
+    auto bound = [&](int type, int g) {
+      if (type == mjGEOM_PLANE)
+        return 0.0;
+      return type == mjGEOM_MESH ? m->geom_rbound[g] : BoundingRadius(type, m->geom_size + 3 * g);
+    };
+    const double reach = bound(type1_, c.geom1) + bound(type2_, c.geom2);
+    // Bisection on the judge's verdict: lo touches, hi does not.
+    double lo = type1_ == mjGEOM_PLANE ? -reach : 0.0, hi = 2 * reach + 1;
+    for (int it = 0; it < 60; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      for (int k = 0; k < 3; ++k)
+        pos2[k] = pos1[k] + dir[k] * mid;
+      (judge(m, d, con, c.geom1, c.geom2, 0) > 0 ? lo : hi) = mid;
+    }
+    const double offset = s.Uniform(-0.01, 0.01) * reach;
+    for (int k = 0; k < 3; ++k)
+      pos2[k] = pos1[k] + dir[k] * (lo + offset);
+    c.margin = s.Chance(0.3) ? s.Uniform(0, 0.01) * reach : 0.0;
   }
 }
 

@@ -22,14 +22,22 @@ struct PairCase {
 
 class PairScene {
  public:
-  // `config` empty: no mjportal instance (stock); else the instance's config keys.
+  // `config` empty: no mjportal instance (stock); else the instance's config keys. Mesh geoms
+  // use seeded convex point clouds of `mesh_vertices` points, or with 0 alternate between 8 (MuJoCo
+  // scans them) and 64 (MuJoCo climbs the hull graph).
   static PairScene Create(int type1, int type2, int count, const PluginConfig& config,
-                          std::string* error);
+                          std::string* error, int mesh_vertices = 0);
 
   // Draws sizes, poses and margins for every pair from `seed`. The mix: about half of the pairs
   // overlap, and some are special (coincident centres, parallel or antiparallel axes, identity
   // rotations, touching distance, zero or large margins).
   void Randomize(std::uint64_t seed);
+
+  // Resting contacts, as in a settled pile: sizes and orientations as Randomize draws them, then
+  // geom 2 is moved along a random direction (a plane's normal for plane pairs) to where `judge`
+  // (MuJoCo's original entry) starts reporting contact, and from there pushed in or pulled apart
+  // by up to 1% of the pair's reach. Margins are zero, or (30%) up to 1% of the reach.
+  void RandomizeResting(std::uint64_t seed, mjfCollision judge);
 
   // One line per geom with %.17g values, enough to rebuild the case.
   std::string Describe(const PairCase& c) const;

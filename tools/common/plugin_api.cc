@@ -47,7 +47,10 @@ const PluginApi* LoadPluginApi(const std::string& path, std::string* error) {
                   Resolve(handle, "mjportal_originalCollision", &api.originalCollision, error) &&
                   Resolve(handle, "mjportal_routesToKernel", &api.routesToKernel, error) &&
                   Resolve(handle, "mjportal_pairCounts", &api.pairCounts, error) &&
-                  Resolve(handle, "mjportal_resetPairCounts", &api.resetPairCounts, error);
+                  Resolve(handle, "mjportal_resetPairCounts", &api.resetPairCounts, error) &&
+                  Resolve(handle, "mjportal_solverCounts", &api.solverCounts, error) &&
+                  Resolve(handle, "mjportal_solverCounterName", &api.solverCounterName, error) &&
+                  Resolve(handle, "mjportal_supportFieldBytes", &api.supportFieldBytes, error);
   if (!ok) {
     return nullptr;
   }

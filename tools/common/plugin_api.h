@@ -14,6 +14,9 @@ struct PluginApi {
   int (*routesToKernel)(const mjModel* m, int type1, int type2);
   int (*pairCounts)(const mjModel* m, const mjData* d, long long* ours, long long* delegated);
   void (*resetPairCounts)(const mjModel* m, mjData* d);
+  int (*solverCounts)(const mjModel* m, const mjData* d, long long* counts);
+  const char* (*solverCounterName)(int i);
+  long long (*supportFieldBytes)(const mjModel* m, const mjData* d);
 };
 
 // Loads the library at `path` (once per process) and resolves its C API. Returns nullptr with

@@ -1,0 +1,164 @@
+// Fast mode on whole scenes: every bundled model runs with every convex pair answered by
+// mjportal, finite states, no MuJoCo warning, and a deepest penetration within a bound of stock's;
+// a 10-box pyramid stands for 10 s; a pile of 200-vertex meshes settles.
+//
+// MJPORTAL_FAST_STEPS sets the steps of the per-model runs (default 1500).
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "plugin/mjportal.h"
+#include "tests/env_count.h"
+#include "tests/fixture.h"
+#include "tools/common/model_variants.h"
+
+namespace mjportal::testing {
+namespace {
+
+// Deepest penetration among d's contacts (0 when none penetrates).
+double DeepestPenetration(const mjData* d) {
+  double deepest = 0;
+  for (int i = 0; i < d->ncon; ++i)
+    deepest = std::max(deepest, -d->contact[i].dist);
+  return deepest;
+}
+
+bool FiniteState(const mjModel* m, const mjData* d) {
+  for (int i = 0; i < m->nq; ++i)
+    if (!std::isfinite(d->qpos[i]))
+      return false;
+  for (int i = 0; i < m->nv; ++i)
+    if (!std::isfinite(d->qvel[i]))
+      return false;
+  return true;
+}
+
+class FastModeTest : public MujocoTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(FastModeTest, AnswersEveryConvexPairAndStaysCloseToStockPenetration) {
+  const tools::PluginApi& api = LoadPlugin();
+  std::string error;
+  tools::ModelPtr stock = tools::LoadStock(GetParam(), &error);
+  ASSERT_TRUE(stock) << error;
+  tools::ModelPtr fast =
+      tools::LoadWithPlugin(GetParam(), {{"mode", "fast"}, {"stats", "true"}}, &error);
+  ASSERT_TRUE(fast) << error;
+  tools::DataPtr d_stock(mj_makeData(stock.get())), d_fast(mj_makeData(fast.get()));
+  const int steps = static_cast<int>(EnvCount("MJPORTAL_FAST_STEPS", 1500));
+  double deepest_stock = 0, deepest_fast = 0;
+  for (int step = 0; step < steps; ++step) {
+    mj_step(stock.get(), d_stock.get());
+    mj_step(fast.get(), d_fast.get());
+    ASSERT_TRUE(FiniteState(fast.get(), d_fast.get())) << "step " << step;
+    deepest_stock = std::max(deepest_stock, DeepestPenetration(d_stock.get()));
+    deepest_fast = std::max(deepest_fast, DeepestPenetration(d_fast.get()));
+  }
+  // Fast mode's contacts differ from stock's (other solver, more contacts), so trajectories
+  // diverge; the bound is on how deep things sink.
+  EXPECT_LE(deepest_fast, 2 * deepest_stock + 1e-3)
+      << "stock's deepest penetration " << deepest_stock;
+
+  // No convex pair (plane, sphere, capsule, ellipsoid, cylinder, box, mesh) was delegated.
+  long long ours[mjNGEOMTYPES * mjNGEOMTYPES] = {}, delegated[mjNGEOMTYPES * mjNGEOMTYPES] = {};
+  ASSERT_EQ(api.pairCounts(fast.get(), d_fast.get(), ours, delegated), 0);
+  long long total_ours = 0;
+  for (int t1 = mjGEOM_PLANE; t1 <= mjGEOM_MESH; ++t1) {
+    for (int t2 = t1; t2 <= mjGEOM_MESH; ++t2) {
+      if (t1 == mjGEOM_HFIELD || t2 == mjGEOM_HFIELD)
+        continue;
+      EXPECT_EQ(delegated[t1 * mjNGEOMTYPES + t2], 0) << t1 << "-" << t2;
+      total_ours += ours[t1 * mjNGEOMTYPES + t2];
+    }
+  }
+  EXPECT_GT(total_ours, 0);
+}
+
+std::string FastRunName(const ::testing::TestParamInfo<std::string>& run) {
+  return ModelName(run.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(BundledModels, FastModeTest, ::testing::ValuesIn(BundledModels()),
+                         FastRunName);
+
+using FastModeScenes = MujocoTest;
+
+std::string ModelPath(const char* name) {
+  return std::string(MJPORTAL_MODELS_DIR) + "/" + name;
+}
+
+// The 10-box pyramid stands: after 10 s every box is within 5 mm of where it settled at 0.5 s.
+TEST_F(FastModeScenes, BoxPyramidStandsForTenSeconds) {
+  LoadPlugin();
+  std::string error;
+  tools::ModelPtr m =
+      tools::LoadWithPlugin(ModelPath("box_pyramid.xml"), {{"mode", "fast"}}, &error);
+  ASSERT_TRUE(m) << error;
+  tools::DataPtr d(mj_makeData(m.get()));
+  const int settle = static_cast<int>(0.5 / m->opt.timestep);
+  const int total = static_cast<int>(10.0 / m->opt.timestep);
+  std::vector<double> settled;
+  for (int step = 0; step < total; ++step) {
+    mj_step(m.get(), d.get());
+    if (step + 1 == settle)
+      settled.assign(d->qpos, d->qpos + m->nq);
+  }
+  for (int body = 0; body < m->nq / 7; ++body) {
+    const double* now = d->qpos + 7 * body;
+    const double* then = settled.data() + 7 * body;
+    const double moved = std::sqrt((now[0] - then[0]) * (now[0] - then[0]) +
+                                   (now[1] - then[1]) * (now[1] - then[1]) +
+                                   (now[2] - then[2]) * (now[2] - then[2]));
+    EXPECT_LT(moved, 5e-3) << "box " << body;
+  }
+}
+
+// The pile of 200-vertex meshes settles: after 6 s no body moves faster than 2 cm/s (stock
+// MuJoCo settles it by then too; without multi-contact fast mode still creeps at 10 s).
+TEST_F(FastModeScenes, MeshPileSettles) {
+  LoadPlugin();
+  std::string error;
+  tools::ModelPtr m =
+      tools::LoadWithPlugin(ModelPath("mesh200_pile.xml"), {{"mode", "fast"}}, &error);
+  ASSERT_TRUE(m) << error;
+  tools::DataPtr d(mj_makeData(m.get()));
+  for (int step = 0; step < static_cast<int>(6.0 / m->opt.timestep); ++step)
+    mj_step(m.get(), d.get());
+  for (int body = 0; body < m->nv / 6; ++body) {
+    const double* v = d->qvel + 6 * body;
+    EXPECT_LT(std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), 0.02) << "body " << body;
+  }
+}
+
+// A non-finite pose reaching a fast-mode convex pair gets no contact and one MuJoCo warning per
+// mjData that names the geoms.
+TEST_F(FastModeScenes, NonFinitePoseGetsNoContactAndOneWarning) {
+  LoadPlugin();
+  std::string error;
+  tools::ModelPtr m =
+      tools::LoadWithPlugin(ModelPath("mesh200_pile.xml"), {{"mode", "fast"}}, &error);
+  ASSERT_TRUE(m) << error;
+  tools::DataPtr d(mj_makeData(m.get()));
+  mj_forward(m.get(), d.get());
+  int g1 = -1, g2 = -1;  // the first two mesh geoms
+  for (int g = 0; g < m->ngeom; ++g) {
+    if (m->geom_type[g] == mjGEOM_MESH)
+      (g1 < 0 ? g1 : g2) = g1 < 0 ? g : (g2 < 0 ? g : g2);
+  }
+  ASSERT_GE(g2, 0);
+  mjPreContact con[mjMAXCONPAIR];
+  for (int k = 0; k < 3; ++k) {
+    d->geom_xpos[3 * g1 + k] = d->geom_xpos[3 * g2 + k];  // overlapping...
+  }
+  d->geom_xmat[9 * g1 + 4] = std::nan("");  // ...but one rotation entry is NaN
+  EXPECT_EQ(mjCOLLISIONFUNC[mjGEOM_MESH][mjGEOM_MESH](m.get(), d.get(), con, g1, g2, 0), 0);
+  EXPECT_EQ(mjCOLLISIONFUNC[mjGEOM_MESH][mjGEOM_MESH](m.get(), d.get(), con, g1, g2, 0), 0);
+  const std::vector<std::string> warnings = TakeWarnings();
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("non-finite pose"), std::string::npos) << warnings[0];
+  const std::string names = "geom " + std::to_string(g1) + " or " + std::to_string(g2);
+  EXPECT_NE(warnings[0].find(names), std::string::npos) << warnings[0];
+}
+
+}  // namespace
+}  // namespace mjportal::testing

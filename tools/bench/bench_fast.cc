@@ -1,0 +1,123 @@
+// Fast mode per call: MuJoCo's original table entry against mjportal's (fast mode: MPR with
+// GJK/EPA hand-off, perturbation contacts, support fields), in one process, on the same seeded
+// resting poses (pairs within 1% of their reach of touching, as in a settled pile; about half in
+// contact), single thread. Prints Google Benchmark's table,
+// then per pair type the fastest repetition's ns/call, contacts/call and contacts/s of both, the
+// time ratio, and how often each solver path ran.
+//
+//   build/bin/mjportal-bench-fast [--benchmark_repetitions=N] [google benchmark flags]
+#include <benchmark/benchmark.h>
+#include <mujoco/mujoco.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "plugin/mjportal.h"
+#include "tools/bench/bench_common.h"
+#include "tools/common/pair_scene.h"
+#include "tools/common/plugin_api.h"
+
+namespace mjportal::tools {
+namespace {
+
+constexpr int kCases = 1024;
+
+struct FastPair {
+  int type1, type2;
+  int mesh_vertices;  // points per mesh cloud (0: no mesh)
+};
+
+// The general convex pairs (where stock runs its GJK/EPA), two analytic references and meshes of
+// about 20, 200 and 2,000 hull vertices.
+constexpr FastPair kPairs[] = {
+    {mjGEOM_SPHERE, mjGEOM_ELLIPSOID, 0},    {mjGEOM_CAPSULE, mjGEOM_CYLINDER, 0},
+    {mjGEOM_ELLIPSOID, mjGEOM_ELLIPSOID, 0}, {mjGEOM_CYLINDER, mjGEOM_CYLINDER, 0},
+    {mjGEOM_CYLINDER, mjGEOM_BOX, 0},        {mjGEOM_ELLIPSOID, mjGEOM_BOX, 0},
+    {mjGEOM_PLANE, mjGEOM_BOX, 0},           {mjGEOM_BOX, mjGEOM_BOX, 0},
+    {mjGEOM_CAPSULE, mjGEOM_MESH, 200},      {mjGEOM_BOX, mjGEOM_MESH, 200},
+    {mjGEOM_MESH, mjGEOM_MESH, 20},          {mjGEOM_MESH, mjGEOM_MESH, 200},
+    {mjGEOM_MESH, mjGEOM_MESH, 2000},
+};
+
+std::string PairName(const FastPair& p) {
+  std::string name = std::string(GeomTypeName(p.type1)) + "-" + GeomTypeName(p.type2);
+  return p.mesh_vertices > 0 ? name + "/" + std::to_string(p.mesh_vertices) + "v" : name;
+}
+
+}  // namespace
+}  // namespace mjportal::tools
+
+int main(int argc, char** argv) {
+  using namespace mjportal::tools;
+  std::string error;
+  const PluginApi* api = LoadPluginApi(DefaultPluginPath(), &error);
+  if (api == nullptr) {
+    std::fprintf(stderr, "mjportal-bench-fast: %s\n", error.c_str());
+    return 1;
+  }
+
+  // Per pair type: a fast-mode scene (both entries run on it) and a twin with stats on, used once
+  // to count the solver paths.
+  std::vector<PairScene> scenes, counted;
+  for (const FastPair& p : kPairs) {
+    scenes.push_back(
+        PairScene::Create(p.type1, p.type2, kCases, {{"mode", "fast"}}, &error, p.mesh_vertices));
+    counted.push_back(PairScene::Create(
+        p.type1, p.type2, kCases, {{"mode", "fast"}, {"stats", "true"}}, &error, p.mesh_vertices));
+    if (!scenes.back().ok() || !counted.back().ok()) {
+      std::fprintf(stderr, "mjportal-bench-fast: %s\n", error.c_str());
+      return 1;
+    }
+    scenes.back().RandomizeResting(20261202, api->originalCollision(p.type1, p.type2));
+    counted.back().RandomizeResting(20261202, api->originalCollision(p.type1, p.type2));
+  }
+  for (size_t k = 0; k < scenes.size(); ++k) {
+    const std::string name = PairName(kPairs[k]);
+    const int t1 = kPairs[k].type1, t2 = kPairs[k].type2;
+    benchmark::RegisterBenchmark((name + "/stock").c_str(), CallEntry, &scenes[k],
+                                 api->originalCollision(t1, t2));
+    benchmark::RegisterBenchmark((name + "/fast").c_str(), CallEntry, &scenes[k],
+                                 mjCOLLISIONFUNC[t1][t2]);
+  }
+
+  benchmark::Initialize(&argc, argv);
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+
+  std::printf("\n%-22s %9s %9s %7s %8s %8s %11s %11s\n", "pair", "stock ns", "fast ns", "speedup",
+              "con/call", "con/call", "Mcon/s", "Mcon/s");
+  std::printf("%-22s %9s %9s %7s %8s %8s %11s %11s\n", "", "", "", "", "stock", "fast", "stock",
+              "fast");
+  for (const FastPair& p : kPairs) {
+    const std::string name = PairName(p);
+    const double stock = reporter.Best(name + "/stock"), fast = reporter.Best(name + "/fast");
+    const double cs = reporter.Contacts(name + "/stock"), cf = reporter.Contacts(name + "/fast");
+    if (stock > 0 && fast > 0) {
+      std::printf("%-22s %9.1f %9.1f %7.2f %8.2f %8.2f %11.2f %11.2f\n", name.c_str(), stock, fast,
+                  stock / fast, cs, cf, 1e3 * cs / stock, 1e3 * cf / fast);
+    }
+  }
+
+  // Solver paths: one pass over every case with counting on.
+  std::printf("\nsolver paths per 1000 calls (fast mode)\n%-22s", "pair");
+  for (int i = 0; i < MJPORTAL_SOLVER_COUNTERS; ++i)
+    std::printf(" %9.9s", api->solverCounterName(i));
+  std::printf("\n");
+  mjPreContact con[mjMAXCONPAIR];
+  for (size_t k = 0; k < counted.size(); ++k) {
+    PairScene& scene = counted[k];
+    for (const PairCase& c : scene.cases()) {
+      mjCOLLISIONFUNC[kPairs[k].type1][kPairs[k].type2](scene.model(), scene.data(), con, c.geom1,
+                                                        c.geom2, c.margin);
+    }
+    long long counts[MJPORTAL_SOLVER_COUNTERS] = {};
+    api->solverCounts(scene.model(), scene.data(), counts);
+    std::printf("%-22s", PairName(kPairs[k]).c_str());
+    for (long long n : counts)
+      std::printf(" %9.1f", 1000.0 * static_cast<double>(n) / kCases);
+    std::printf("\n");
+  }
+  benchmark::Shutdown();
+  return 0;
+}
