@@ -135,9 +135,12 @@ MJP_HD inline ConvexHit EpaHit(const ConvexGeom& a, const ConvexGeom& b, const E
 MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
                          double margin, ConvexHit* hit, ConvexCounters* counters) {
   const int it = s.max_iterations;
+  GjkResult g;  // step 1's GJK, when it ran: its enclosing simplex can seed EPA later
+  bool gjk_ran = false;
   if (s.algorithm == CcdAlgorithm::kGjk || margin > 0) {
     ++counters->gjk;
-    const GjkResult g = GjkDistance(a, b, it, s.tolerance, margin);
+    g = GjkDistance(a, b, it, s.tolerance, margin);
+    gjk_ran = true;
     if (g.status == GjkStatus::kBeyondCutoff)
       return false;
     if (g.status == GjkStatus::kSeparated) {
@@ -181,8 +184,10 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
     // EPA from GJK's enclosing simplex (a few GJK steps on overlapping geoms); MPR's tetrahedron
     // only when GJK ends on a smaller simplex (MPR's interior point is the centre of M for
     // symmetric pairs, which makes EPA's faces through it degenerate).
-    ++counters->gjk;
-    const GjkResult g = GjkDistance(a, b, it, s.tolerance, 1e300);
+    if (!(gjk_ran && g.status == GjkStatus::kOverlap)) {
+      ++counters->gjk;
+      g = GjkDistance(a, b, it, s.tolerance, 1e300);
+    }
     const MinkowskiVertex* start = nullptr;
     if (g.status == GjkStatus::kOverlap && g.simplex.n == 4) {
       start = g.simplex.p;

@@ -76,6 +76,16 @@ MJP_HD inline bool ToggleEdge(Edge* edges, int* nedge, int from, int to) {
   return true;
 }
 
+// Index of the live face closest to the origin.
+MJP_HD inline int ClosestFace(const Polytope& poly) {
+  int closest = -1;
+  for (int f = 0; f < poly.nface; ++f) {
+    if (poly.face[f].alive && (closest < 0 || poly.face[f].dist < poly.face[closest].dist))
+      closest = f;
+  }
+  return closest;
+}
+
 }  // namespace epa
 
 // Penetration of overlapping geoms a and b from the tetrahedron `start` (which must enclose the
@@ -105,15 +115,8 @@ MJP_HD inline EpaResult EpaPenetration(const ConvexGeom& a, const ConvexGeom& b,
     poly.face[poly.nface++] = face;
   }
 
-  int closest = 0;
   for (result.iterations = 0; result.iterations < max_iterations; ++result.iterations) {
-    // The face closest to the origin.
-    closest = -1;
-    for (int f = 0; f < poly.nface; ++f) {
-      if (poly.face[f].alive && (closest < 0 || poly.face[f].dist < poly.face[closest].dist))
-        closest = f;
-    }
-    const Face& near = poly.face[closest];
+    const Face& near = poly.face[epa::ClosestFace(poly)];
     const MinkowskiVertex w = MinkowskiSupport(a, b, near.normal);
     if (Dot(w.v, near.normal) - near.dist <= tolerance) {
       result.converged = true;
@@ -163,31 +166,14 @@ MJP_HD inline EpaResult EpaPenetration(const ConvexGeom& a, const ConvexGeom& b,
 
   // Depth, normal and witness points from the closest face: barycentric coordinates of the
   // origin's projection δ n on it.
-  closest = -1;
-  for (int f = 0; f < poly.nface; ++f) {
-    if (poly.face[f].alive && (closest < 0 || poly.face[f].dist < poly.face[closest].dist))
-      closest = f;
-  }
-  const Face& face = poly.face[closest];
-  const MinkowskiVertex& v1 = poly.vert[face.v[0]];
-  const MinkowskiVertex& v2 = poly.vert[face.v[1]];
-  const MinkowskiVertex& v3 = poly.vert[face.v[2]];
-  const Vec3 p = face.normal * face.dist;
-  const Vec3 e1 = v2.v - v1.v, e2 = v3.v - v1.v, r = p - v1.v;
-  const double d11 = Dot(e1, e1), d12 = Dot(e1, e2), d22 = Dot(e2, e2);
-  const double dr1 = Dot(r, e1), dr2 = Dot(r, e2);
-  const double det = d11 * d22 - d12 * d12;
-  double l2 = 0, l3 = 0;
-  if (det > 1e-300) {
-    l2 = (d22 * dr1 - d12 * dr2) / det;
-    l3 = (d11 * dr2 - d12 * dr1) / det;
-  }
-  const double l1 = 1 - l2 - l3;
+  const Face& face = poly.face[epa::ClosestFace(poly)];
+  const TriangleWitness witness = WitnessOnTriangle(poly.vert[face.v[0]], poly.vert[face.v[1]],
+                                                    poly.vert[face.v[2]], face.normal * face.dist);
   result.ok = true;
   result.depth = face.dist;
   result.normal = face.normal;
-  result.on_a = v1.a * l1 + v2.a * l2 + v3.a * l3;
-  result.on_b = v1.b * l1 + v2.b * l2 + v3.b * l3;
+  result.on_a = witness.on_a;
+  result.on_b = witness.on_b;
   return result;
 }
 

@@ -32,6 +32,31 @@ MJP_HD inline MinkowskiVertex MinkowskiSupport(const ConvexGeom& a, const Convex
   return out;
 }
 
+// The witness points of p, a point in the plane of triangle (v1, v2, v3) of M: its barycentric
+// coordinates applied to the geom points the vertices came from. weight_min < 0 when p lies
+// outside the triangle.
+struct TriangleWitness {
+  Vec3 on_a, on_b;
+  double weight_min;
+};
+
+MJP_HD inline TriangleWitness WitnessOnTriangle(const MinkowskiVertex& v1,
+                                                const MinkowskiVertex& v2,
+                                                const MinkowskiVertex& v3, const Vec3& p) {
+  const Vec3 e1 = v2.v - v1.v, e2 = v3.v - v1.v, r = p - v1.v;
+  const double d11 = Dot(e1, e1), d12 = Dot(e1, e2), d22 = Dot(e2, e2);
+  const double dr1 = Dot(r, e1), dr2 = Dot(r, e2);
+  const double det = d11 * d22 - d12 * d12;
+  double l2 = 0, l3 = 0;
+  if (det > 1e-300) {
+    l2 = (d22 * dr1 - d12 * dr2) / det;
+    l3 = (d11 * dr2 - d12 * dr1) / det;
+  }
+  const double l1 = 1 - l2 - l3;
+  return {v1.a * l1 + v2.a * l2 + v3.a * l3, v1.b * l1 + v2.b * l2 + v3.b * l3,
+          l1 < l2 ? (l1 < l3 ? l1 : l3) : (l2 < l3 ? l2 : l3)};
+}
+
 // The overlap of A and B along unit direction n (A on the low side, B on the high side):
 // max_A n·a − min_B n·b. Positive when the projections overlap; the translation along n that
 // separates them.

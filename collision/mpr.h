@@ -41,25 +41,11 @@ struct MprResult {
   MinkowskiVertex tetrahedron[4];
 };
 
-namespace mpr {
-
-using Vertex = MinkowskiVertex;
-
-MJP_HD inline Vertex Support(const ConvexGeom& a, const ConvexGeom& b, const Vec3& dir) {
-  return MinkowskiSupport(a, b, dir);
-}
-
-MJP_HD inline double Norm2(const Vec3& v) {
-  return Dot(v, v);
-}
-
-}  // namespace mpr
-
 // Penetration of geoms a and b (see the outline). max_iterations caps each phase; tolerance is
 // the refinement's stopping distance.
 MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b, int max_iterations,
                                        double tolerance) {
-  using mpr::Vertex;
+  using Vertex = MinkowskiVertex;
   MprResult result;
 
   // Interior point of M; nudged off the origin when the centres coincide.
@@ -67,23 +53,23 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
   v0.a = Load3(a.view.pos);
   v0.b = Load3(b.view.pos);
   v0.v = v0.a - v0.b;
-  if (mpr::Norm2(v0.v) < 1e-30) {
+  if (Dot(v0.v, v0.v) < 1e-30) {
     v0.v.x += 1e-10;
   }
-  if (!(mpr::Norm2(v0.v) < 1e300)) {  // NaN or overflowing poses: no answer
+  if (!(Dot(v0.v, v0.v) < 1e300)) {  // NaN or overflowing poses: no answer
     return result;
   }
 
   // 1. Portal discovery.
   Vec3 n = -v0.v;
-  Vertex v1 = mpr::Support(a, b, n);
+  Vertex v1 = MinkowskiSupport(a, b, n);
   if (Dot(v1.v, n) <= 0) {
     return result;
   }
   n = Cross(v1.v, v0.v);
-  if (mpr::Norm2(n) < 1e-30) {
+  if (Dot(n, n) < 1e-30) {
     // The origin lies on the segment v0–v1: v1 is the answer along that line.
-    const double length = std::sqrt(mpr::Norm2(v1.v));
+    const double length = std::sqrt(Dot(v1.v, v1.v));
     result.hit = true;
     result.converged = true;
     result.depth = length;
@@ -93,7 +79,7 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
     result.on_b = v1.b;
     return result;
   }
-  Vertex v2 = mpr::Support(a, b, n);
+  Vertex v2 = MinkowskiSupport(a, b, n);
   if (Dot(v2.v, n) <= 0) {
     return result;
   }
@@ -107,7 +93,7 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
   Vertex v3;
   bool portal = false;
   for (int it = 0; it < max_iterations && !portal; ++it) {
-    v3 = mpr::Support(a, b, n);
+    v3 = MinkowskiSupport(a, b, n);
     if (Dot(v3.v, n) <= 0) {
       return result;
     }
@@ -128,12 +114,12 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
   // 2. Refinement.
   for (result.iterations = 0; result.iterations < max_iterations; ++result.iterations) {
     n = Cross(v2.v - v1.v, v3.v - v1.v);
-    const double length = std::sqrt(mpr::Norm2(n));
+    const double length = std::sqrt(Dot(n, n));
     if (!(length > 1e-300)) {
       break;  // degenerate portal: keep the last answer
     }
     n = n * (1 / length);
-    const Vertex v4 = mpr::Support(a, b, n);
+    const Vertex v4 = MinkowskiSupport(a, b, n);
     if (Dot(v4.v, n) < 0) {
       return result;  // the supporting plane along n passes the origin: separated
     }
@@ -158,7 +144,7 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
 
   // 3. Depth, normal and contact point from the final portal.
   n = Cross(v2.v - v1.v, v3.v - v1.v);
-  const double length = std::sqrt(mpr::Norm2(n));
+  const double length = std::sqrt(Dot(n, n));
   if (!(length > 1e-300)) {
     return result;
   }
@@ -168,28 +154,16 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
     return result;  // origin not inside the portal's half-space
   }
 
-  // Barycentric coordinates of the origin's projection n·depth in (v1, v2, v3).
-  const Vec3 p = n * depth;
-  const Vec3 e1 = v2.v - v1.v, e2 = v3.v - v1.v, w = p - v1.v;
-  const double d11 = Dot(e1, e1), d12 = Dot(e1, e2), d22 = Dot(e2, e2);
-  const double dw1 = Dot(w, e1), dw2 = Dot(w, e2);
-  const double det = d11 * d22 - d12 * d12;
-  double l2 = 0, l3 = 0;
-  if (det > 1e-300) {
-    l2 = (d22 * dw1 - d12 * dw2) / det;
-    l3 = (d11 * dw2 - d12 * dw1) / det;
-  }
-  const double l1 = 1 - l2 - l3;
-  const Vec3 on_a = v1.a * l1 + v2.a * l2 + v3.a * l3;
-  const Vec3 on_b = v1.b * l1 + v2.b * l2 + v3.b * l3;
+  // Witness points of the origin's projection n·depth on the portal.
+  const TriangleWitness witness = WitnessOnTriangle(v1, v2, v3, n * depth);
 
   result.hit = true;
   result.depth = depth;
   result.normal = n;
-  result.pos = (on_a + on_b) * 0.5;
-  result.on_a = on_a;
-  result.on_b = on_b;
-  result.barycentric_min = l1 < l2 ? (l1 < l3 ? l1 : l3) : (l2 < l3 ? l2 : l3);
+  result.pos = (witness.on_a + witness.on_b) * 0.5;
+  result.on_a = witness.on_a;
+  result.on_b = witness.on_b;
+  result.barycentric_min = witness.weight_min;
   result.has_tetrahedron = true;
   result.tetrahedron[0] = v0;
   result.tetrahedron[1] = v1;

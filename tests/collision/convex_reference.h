@@ -50,19 +50,13 @@ inline double BoxPointDistance(const double* e, const Vec3& q) {
   return out > 0 ? std::sqrt(out) : std::max(d[0], std::max(d[1], d[2]));
 }
 
-// Overlap of a and b along unit n by brute force over each geom's support (the solver's own
-// support functions are tested against scans in support_test.cc).
-inline double Overlap(const ConvexGeom& a, const ConvexGeom& b, const Vec3& n) {
-  return OverlapAlong(a, b, n);
-}
-
 // Minimal overlap over candidate axes, both signs: for polytopes with these face normals and edge
 // directions it is the exact penetration depth (negative when separated along some axis).
 inline double MinOverlap(const ConvexGeom& a, const ConvexGeom& b, const std::vector<Vec3>& axes) {
   double best = 1e300;
   for (const Vec3& axis : axes) {
-    best = std::min(best, Overlap(a, b, axis));
-    best = std::min(best, Overlap(a, b, -axis));
+    best = std::min(best, OverlapAlong(a, b, axis));
+    best = std::min(best, OverlapAlong(a, b, -axis));
   }
   return best;
 }
@@ -125,7 +119,7 @@ inline std::vector<Vec3> HullAxes(const HullFeatures& ha, const double* mat_a,
 // Local pattern search for the smallest overlap around unit direction n (eight neighbours per
 // step, steps halving down to 1e-10 rad).
 inline double RefineMinOverlap(const ConvexGeom& a, const ConvexGeom& b, Vec3 n) {
-  double best = Overlap(a, b, n);
+  double best = OverlapAlong(a, b, n);
   for (double step = 0.05; step > 1e-10; step *= 0.5) {
     bool improved = true;
     for (int round = 0; improved && round < 200; ++round) {
@@ -138,7 +132,7 @@ inline double RefineMinOverlap(const ConvexGeom& a, const ConvexGeom& b, Vec3 n)
       for (const Vec3& t : tries) {
         Vec3 m = n + t * step;
         m = m * (1 / std::sqrt(Dot(m, m)));
-        const double o = Overlap(a, b, m);
+        const double o = OverlapAlong(a, b, m);
         if (o < best) {
           best = o;
           n = m;
@@ -162,7 +156,7 @@ inline double SweepMinOverlap(const ConvexGeom& a, const ConvexGeom& b, int coun
   for (int i = 0; i < count; ++i) {
     const double z = 1 - 2 * (i + 0.5) / count, r = std::sqrt(1 - z * z);
     const Vec3 n = {r * std::cos(golden * i), r * std::sin(golden * i), z};
-    const double o = Overlap(a, b, n);
+    const double o = OverlapAlong(a, b, n);
     if (o < best) {
       best = o;
       best_n = n;

@@ -83,17 +83,20 @@ INSTANTIATE_TEST_SUITE_P(BundledModels, FastModeTest, ::testing::ValuesIn(Bundle
 
 using FastModeScenes = MujocoTest;
 
-std::string ModelPath(const char* name) {
-  return std::string(MJPORTAL_MODELS_DIR) + "/" + name;
+// A bundled model in fast mode (fails the test when it does not load).
+tools::ModelPtr LoadFast(const char* name) {
+  std::string error;
+  tools::ModelPtr m = tools::LoadWithPlugin(std::string(MJPORTAL_MODELS_DIR) + "/" + name,
+                                            {{"mode", "fast"}}, &error);
+  EXPECT_TRUE(m) << error;
+  return m;
 }
 
 // The 10-box pyramid stands: after 10 s every box is within 5 mm of where it settled at 0.5 s.
 TEST_F(FastModeScenes, BoxPyramidStandsForTenSeconds) {
   LoadPlugin();
-  std::string error;
-  tools::ModelPtr m =
-      tools::LoadWithPlugin(ModelPath("box_pyramid.xml"), {{"mode", "fast"}}, &error);
-  ASSERT_TRUE(m) << error;
+  tools::ModelPtr m = LoadFast("box_pyramid.xml");
+  ASSERT_TRUE(m);
   tools::DataPtr d(mj_makeData(m.get()));
   const int settle = static_cast<int>(0.5 / m->opt.timestep);
   const int total = static_cast<int>(10.0 / m->opt.timestep);
@@ -117,10 +120,8 @@ TEST_F(FastModeScenes, BoxPyramidStandsForTenSeconds) {
 // MuJoCo settles it by then too; without multi-contact fast mode still creeps at 10 s).
 TEST_F(FastModeScenes, MeshPileSettles) {
   LoadPlugin();
-  std::string error;
-  tools::ModelPtr m =
-      tools::LoadWithPlugin(ModelPath("mesh200_pile.xml"), {{"mode", "fast"}}, &error);
-  ASSERT_TRUE(m) << error;
+  tools::ModelPtr m = LoadFast("mesh200_pile.xml");
+  ASSERT_TRUE(m);
   tools::DataPtr d(mj_makeData(m.get()));
   for (int step = 0; step < static_cast<int>(6.0 / m->opt.timestep); ++step)
     mj_step(m.get(), d.get());
@@ -134,10 +135,8 @@ TEST_F(FastModeScenes, MeshPileSettles) {
 // mjData that names the geoms.
 TEST_F(FastModeScenes, NonFinitePoseGetsNoContactAndOneWarning) {
   LoadPlugin();
-  std::string error;
-  tools::ModelPtr m =
-      tools::LoadWithPlugin(ModelPath("mesh200_pile.xml"), {{"mode", "fast"}}, &error);
-  ASSERT_TRUE(m) << error;
+  tools::ModelPtr m = LoadFast("mesh200_pile.xml");
+  ASSERT_TRUE(m);
   tools::DataPtr d(mj_makeData(m.get()));
   mj_forward(m.get(), d.get());
   int g1 = -1, g2 = -1;  // the first two mesh geoms
