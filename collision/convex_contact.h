@@ -29,21 +29,25 @@
 // Each geom's frame origin must lie inside it (MPR's interior point): true for primitives and for
 // MuJoCo's meshes, which the compiler re-centres on their centre of mass.
 //
-// Multi-contact (perturbation, as Bullet's convex–convex algorithm does it): when either geom has
-// flat features (box, cylinder, mesh), rotate that geom by kPerturbAngle about the first contact
-// point, about two axes perpendicular to the normal with both signs, and solve again (MPR only:
-// the re-solve needs the new deepest feature, not a refined depth). Each new
-// witness point on the rotated geom is rotated back; its distance to the other witness along the
-// first normal is the contact's dist; the point is placed from the witness on the geom that did
-// not move. Contacts within the margin and farther than 1e-3 × the smaller geom's scale from
-// every kept one are added (at most 5 per pair). When more are found than the caller's capacity
-// (MuJoCo sizes each pair's slot with mj_maxContact: 4 for mesh–mesh and mesh–box), the first,
-// central contact is dropped in favour of the perturbed ones, which span the patch.
+// Multi-contact (no patch when a sphere or ellipsoid is in the pair):
+//   manifold = clip (default): the support features of both geoms along the first normal are
+//   clipped against each other (contact_manifold.h); two or more contacts replace the first one.
+//   manifold = perturb (as Bullet's convex–convex algorithm does it): when either geom has
+//   flat features (box, cylinder, mesh), rotate that geom by kPerturbAngle about the first
+//   contact point, about two axes perpendicular to the normal with both signs, and solve again
+//   (MPR only: the re-solve needs the new deepest feature, not a refined depth). Each new
+//   witness point on the rotated geom is rotated back; its distance to the other witness along
+//   the first normal is the contact's dist; the point is placed from the witness on the geom that
+//   did not move. Contacts within the margin and farther than 1e-3 × the smaller geom's scale
+//   from every kept one are added (at most 5 per pair). When more are found than the caller's
+//   capacity (MuJoCo sizes each pair's slot with mj_maxContact: 4 for mesh–mesh and mesh–box),
+//   the first, central contact is dropped in favour of the perturbed ones, which span the patch.
 #pragma once
 
 #include <cmath>
 
 #include "collision/contact.h"
+#include "collision/contact_manifold.h"
 #include "collision/epa.h"
 #include "collision/gjk.h"
 #include "collision/mpr.h"
@@ -52,11 +56,16 @@ namespace mjportal::collision {
 
 enum class CcdAlgorithm : int { kAuto = 0, kMpr = 1, kGjk = 2 };
 
+// How contacts beyond the first are found: clipping the support features (contact_manifold.h) or
+// re-solving under small rotations of the pose (perturbation).
+enum class ManifoldMethod : int { kClip = 0, kPerturb = 1 };
+
 struct ConvexSettings {
   int max_iterations = 35;  // every solver loop's cap (the model's ccd_iterations)
   double tolerance = 1e-6;  // solvers' stopping distance (the model's ccd_tolerance)
   CcdAlgorithm algorithm = CcdAlgorithm::kAuto;
   bool multicontact = true;
+  ManifoldMethod manifold = ManifoldMethod::kClip;
 };
 
 // How often each path ran; the caller owns it and sums it up (debug statistics).
@@ -69,6 +78,7 @@ struct ConvexCounters {
   long epa_not_minimal = 0;  // hand-offs because a frame axis showed a shallower exit
   long perturbed = 0;        // perturbed re-solves
   long bad_pose = 0;         // calls refused for a non-finite pose
+  long clipped = 0;          // manifolds from clipping support features (2+ contacts)
 };
 
 // One solved contact: signed distance, unit normal from A to B, witness points.
@@ -91,6 +101,11 @@ namespace convex {
 MJP_HD inline double SmallerScale(const ConvexGeom& a, const ConvexGeom& b) {
   const double sa = GeomScale(a), sb = GeomScale(b);
   return sa < sb ? sa : sb;
+}
+
+// Spheres and ellipsoids touch anything in one point: no patch.
+MJP_HD inline bool StrictlyConvex(ShapeType type) {
+  return type == ShapeType::kSphere || type == ShapeType::kEllipsoid;
 }
 
 MJP_HD inline bool HasFlatFeatures(ShapeType type) {
@@ -250,8 +265,22 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
   if (capacity < 1 || !convex::Solve(a, b, s, margin, &first, counters))
     return 0;
   out[0] = {first.dist, (first.on_a + first.on_b) * 0.5, first.normal, {0, 0, 0}};
+  if (!s.multicontact || capacity < 2 || convex::StrictlyConvex(a.type) ||
+      convex::StrictlyConvex(b.type))
+    return 1;
+  if (s.manifold == ManifoldMethod::kClip) {
+    Contact patch[kMaxConvexContacts];
+    const int cap = capacity < kMaxConvexContacts ? capacity : kMaxConvexContacts;
+    const int n = ClipManifold(a, b, first.normal, margin - first.dist, margin, patch, cap);
+    if (n < 2)
+      return 1;
+    ++counters->clipped;
+    for (int i = 0; i < n; ++i)
+      out[i] = patch[i];
+    return n;
+  }
   const bool rotate_a = convex::HasFlatFeatures(a.type);
-  if (!s.multicontact || capacity < 2 || !(rotate_a || convex::HasFlatFeatures(b.type)))
+  if (!(rotate_a || convex::HasFlatFeatures(b.type)))
     return 1;
 
   // Perturbed re-solves: rotate the flat geom about the first contact point. Candidates gather

@@ -65,6 +65,7 @@ int CollideConvexFast(const mjModel* m, mjData* d, InstanceState* state, mjPreCo
   settings.tolerance = m->opt.ccd_tolerance;
   settings.algorithm = config.ccd;
   settings.multicontact = config.multicontact;
+  settings.manifold = config.manifold;
   collision::ConvexCounters counters;
   // MuJoCo reserves mj_maxContact contacts for this pair in its shared buffer (1 for spheres and
   // ellipsoids; 4 for mesh–mesh and mesh–box, 5 with a margin; 1 without multiccd).

@@ -67,6 +67,12 @@ std::optional<Config> Config::FromModel(const mjModel* m, int instance, std::str
                             {"false", "true"}, {false, true}, &config.multicontact, error)) {
     return std::nullopt;
   }
+  using collision::ManifoldMethod;
+  if (!ParseChoice<ManifoldMethod, 2>(
+          "manifold", mj_getPluginConfig(m, instance, "manifold"), {"clip", "perturb"},
+          {ManifoldMethod::kClip, ManifoldMethod::kPerturb}, &config.manifold, error)) {
+    return std::nullopt;
+  }
   if (!ParseInt("support_res", mj_getPluginConfig(m, instance, "support_res"), kSupportResMin,
                 kSupportResMax, &config.support_res, error)) {
     return std::nullopt;

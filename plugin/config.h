@@ -15,8 +15,8 @@ enum class Mode { kFast, kCompat };
 
 // Every config key, declared once: MuJoCo receives this list at registration and rejects keys
 // outside it while compiling the model.
-constexpr std::array<const char*, 6> kConfigKeys = {
-    "mode", "stats", "ccd", "multicontact", "support_res", "support_refine"};
+constexpr std::array<const char*, 7> kConfigKeys = {
+    "mode", "stats", "ccd", "multicontact", "manifold", "support_res", "support_refine"};
 
 // support_res bounds: a field has support_res² cells (int32 each).
 constexpr int kSupportResMin = 8;
@@ -27,7 +27,9 @@ struct Config {
   bool stats = false;       // stats: false (default) | true — count calls per pair type
   // Fast mode only (compat reproduces MuJoCo and ignores them):
   collision::CcdAlgorithm ccd = collision::CcdAlgorithm::kAuto;  // ccd: auto | mpr | gjk
-  bool multicontact = true;    // multicontact: true (default) | false — perturbation contacts
+  bool multicontact = true;  // multicontact: true (default) | false — contacts beyond the first
+  // manifold: clip (default) | perturb — how multicontact finds them
+  collision::ManifoldMethod manifold = collision::ManifoldMethod::kClip;
   int support_res = 180;       // support_res: 8..1024 — support-field grid per axis
   bool support_refine = true;  // support_refine: true (default) | false — exact vertex climb
 

@@ -469,10 +469,12 @@ TEST(ConvexMargin, ContactExactlyWithinMargin) {
 // ---- Multi-contact ---------------------------------------------------------------------------
 
 // A small box (or box mesh) resting on a large box, turned about the vertical: the bottom face's
-// four corners are found, each with the exact penetration.
+// four corners are found, each with the exact penetration, by clipping and by perturbation.
 TEST(ConvexMultiContact, RestingBoxGetsItsFourCorners) {
   RandomGeometry s(1009);
-  for (int mesh = 0; mesh < 2; ++mesh) {
+  for (int run = 0; run < 4; ++run) {
+    const bool mesh = run % 2 == 1;
+    const ManifoldMethod method = run < 2 ? ManifoldMethod::kClip : ManifoldMethod::kPerturb;
     for (int c = 0; c < 200; ++c) {
       OwnedGeom ground = RandomPrimitive(s, ShapeType::kBox, 0);
       ground.size[0] = ground.size[1] = 2;
@@ -491,8 +493,10 @@ TEST(ConvexMultiContact, RestingBoxGetsItsFourCorners) {
       Store3(top.pos, {s.Uniform(-1, 1), s.Uniform(-1, 1), e[2] - pen});
       Contact con[kMaxConvexContacts];
       ConvexCounters counters;
-      const int n = CollideConvex(ground.View(), top.View(), Settings(CcdAlgorithm::kAuto, true), 0,
-                                  con, kMaxConvexContacts, &counters);
+      ConvexSettings settings = Settings(CcdAlgorithm::kAuto, true);
+      settings.manifold = method;
+      const int n =
+          CollideConvex(ground.View(), top.View(), settings, 0, con, kMaxConvexContacts, &counters);
       ASSERT_GE(n, 4) << "case " << c << Repro(ground, top, 0);
       // Every corner of the bottom face is matched by a contact with the exact depth.
       for (int k = 0; k < 4; ++k) {
@@ -506,7 +510,8 @@ TEST(ConvexMultiContact, RestingBoxGetsItsFourCorners) {
         }
         ASSERT_TRUE(found) << "corner " << k << " case " << c << Repro(ground, top, 0);
       }
-      EXPECT_EQ(counters.perturbed, 4);
+      EXPECT_EQ(counters.perturbed, method == ManifoldMethod::kPerturb ? 4 : 0);
+      EXPECT_EQ(counters.clipped, method == ManifoldMethod::kClip ? 1 : 0);
     }
   }
 }

@@ -72,6 +72,7 @@ TEST_F(ConfigTest, FastModeKeysAreValidated) {
   const Case cases[] = {
       {"ccd", "epa", "'auto', 'mpr', 'gjk'"},
       {"multicontact", "1", "'false', 'true'"},
+      {"manifold", "sat", "'clip', 'perturb'"},
       {"support_refine", "on", "'false', 'true'"},
       {"support_res", "7", "integers from 8 to 1024"},
       {"support_res", "1025", "integers from 8 to 1024"},
@@ -88,7 +89,8 @@ TEST_F(ConfigTest, FastModeKeysAreValidated) {
   }
   std::string error;
   EXPECT_TRUE(Compile(ModelXml("<config key=\"ccd\" value=\"gjk\"/><config key=\"support_res\" "
-                               "value=\"64\"/><config key=\"multicontact\" value=\"false\"/>"),
+                               "value=\"64\"/><config key=\"multicontact\" value=\"false\"/>"
+                               "<config key=\"manifold\" value=\"perturb\"/>"),
                       &error))
       << error;
 }
