@@ -2,6 +2,11 @@
 // contacts from small rotations of the pose.
 //
 // Which solver answers (ccd = auto, the default):
+//   0. A sphere or capsule against a geom of another kind: GJK between its core (centre point,
+//      axis segment) and the other geom, cutoff = margin + radius. A core that stays outside
+//      gives the contact exactly: dist = core distance − radius, normal along the closest
+//      points (Bullet's and Jolt's convex radius). A core touching or inside the other geom, or
+//      a GJK that stalls before its tolerance, goes on to the steps below.
 //   1. margin > 0: GJK with cutoff = margin. Farther than the margin: no contact. Separated
 //      within it: one contact at GJK's closest points, dist = their distance.
 //   2. Overlapping (or margin = 0): MPR along the ray from centre to centre.
@@ -79,6 +84,7 @@ struct ConvexCounters {
   long perturbed = 0;        // perturbed re-solves
   long bad_pose = 0;         // calls refused for a non-finite pose
   long clipped = 0;          // manifolds from clipping support features (2+ contacts)
+  long core = 0;             // GJK runs on a sphere's or capsule's core (step 0)
 };
 
 // One solved contact: signed distance, unit normal from A to B, witness points.
@@ -146,10 +152,52 @@ MJP_HD inline ConvexHit EpaHit(const ConvexGeom& a, const ConvexGeom& b, const E
   return HitOf(depth, e.normal, e.on_a, e.on_b);
 }
 
+// Spheres and capsules are a core (point, segment) swept by a radius.
+MJP_HD inline bool Rounded(ShapeType type) {
+  return type == ShapeType::kSphere || type == ShapeType::kCapsule;
+}
+
+// Step 0: the rounded geom's core against the other geom by GJK (cutoff margin + radius). Returns
+// 1 with *hit when the core stays outside the other geom (dist = core distance − radius), 0 when
+// nothing is within the margin, and -1 when the core touches or enters it or GJK did not meet
+// its tolerance (the full solvers decide).
+MJP_HD inline int SolveCore(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
+                            double margin, ConvexHit* hit, ConvexCounters* counters) {
+  const bool core_a = Rounded(a.type);
+  const ConvexGeom& rounded = core_a ? a : b;
+  const double radius = rounded.view.size[0];
+  const double core_size[3] = {0, rounded.view.size[1], rounded.view.size[2]};
+  ConvexGeom core = rounded;
+  core.view.size = core_size;
+  ++counters->core;
+  const GjkResult g = GjkDistance(core_a ? core : a, core_a ? b : core, s.max_iterations,
+                                  s.tolerance, margin + radius);
+  if (g.status == GjkStatus::kBeyondCutoff)
+    return 0;
+  if (g.status != GjkStatus::kSeparated || !g.converged)
+    return -1;  // stalled short of the tolerance (curved shapes, numerical floor): not trusted
+  const Vec3 gap = g.on_b - g.on_a;
+  const double length = std::sqrt(Dot(gap, gap));
+  // A core touching the other geom has no reliable direction: the full solvers decide.
+  if (!(length > 1e-9 * (GeomScale(a) + GeomScale(b))))
+    return -1;
+  const double dist = length - radius;
+  if (dist > margin)
+    return 0;
+  const Vec3 n = gap * (1 / length);
+  *hit = {dist, n, core_a ? g.on_a + n * radius : g.on_a, core_a ? g.on_b : g.on_b - n * radius};
+  return 1;
+}
+
 // One contact of a and b within margin (the hand-off in the header); false when none.
 MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
                          double margin, ConvexHit* hit, ConvexCounters* counters) {
   const int it = s.max_iterations;
+  if (s.algorithm == CcdAlgorithm::kAuto && (Rounded(a.type) != Rounded(b.type))) {
+    const int core = SolveCore(a, b, s, margin, hit, counters);
+    if (core >= 0)
+      return core == 1;
+  }
   GjkResult g;  // step 1's GJK, when it ran: its enclosing simplex can seed EPA later
   bool gjk_ran = false;
   if (s.algorithm == CcdAlgorithm::kGjk || margin > 0) {

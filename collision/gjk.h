@@ -37,6 +37,7 @@ struct GjkResult {
   double distance = 0;
   Vec3 on_a = {0, 0, 0}, on_b = {0, 0, 0};
   int iterations = 0;
+  bool converged = false;  // kSeparated: the bounds met the tolerance (else: cap or numerical floor)
   GjkSimplex simplex;  // the last simplex; a tetrahedron around the origin on kOverlap when n == 4
 };
 
@@ -202,7 +203,8 @@ MJP_HD inline GjkResult GjkDistance(const ConvexGeom& a, const ConvexGeom& b, in
       return result;
     }
     if (v_norm - vw / v_norm <= tolerance) {
-      break;  // upper and lower bounds agree
+      result.converged = true;  // upper and lower bounds agree
+      break;
     }
     s.p[s.n++] = w;
     bool inside = false;
