@@ -20,7 +20,10 @@
 //            axes; cylinder: its axis), the overlap of the two geoms along an axis (two support
 //            calls, oriented like MPR's normal) is smaller than MPR's depth by more than
 //            ccd_tolerance. MPR's depth is the overlap along its own normal, so a smaller
-//            overlap along another direction proves a shallower exit exists; or
+//            overlap along another direction proves a shallower exit exists. When the axis
+//            of least overlap is a box face's or a cylinder cap's normal and the other geom's
+//            deepest point along it projects inside that face, that face is the answer (exact,
+//            no EPA; counted as `face`); or
 //        (c) the contact is deep: MPR's depth exceeds kDeepContact (5%) of the smaller geom's
 //            scale. Far from the boundary the centre-to-centre ray need not leave M through the
 //            face nearest the origin; shallow resting contacts (the common case) stay with MPR.
@@ -85,6 +88,7 @@ struct ConvexCounters {
   long bad_pose = 0;         // calls refused for a non-finite pose
   long clipped = 0;          // manifolds from clipping support features (2+ contacts)
   long core = 0;             // GJK runs on a sphere's or capsule's core (step 0)
+  long face = 0;             // step 3(b) answered by a box face or cylinder cap, not EPA
 };
 
 // One solved contact: signed distance, unit normal from A to B, witness points.
@@ -118,13 +122,22 @@ MJP_HD inline bool HasFlatFeatures(ShapeType type) {
   return type == ShapeType::kBox || type == ShapeType::kMesh || type == ShapeType::kCylinder;
 }
 
+// A frame axis of a flat-featured geom (box: its three axes; cylinder: its axis), oriented like
+// MPR's normal, with the overlap of the geoms along it.
+struct FaceAxis {
+  const ConvexGeom* owner = nullptr;  // the geom whose axis it is (nullptr: none smaller)
+  int k = 0;                          // which axis of the owner
+  Vec3 axis = {0, 0, 0};
+  double overlap = 0;
+};
+
 // Step 3(b): true when no frame axis of a flat-featured geom shows a shallower exit than MPR's
-// and the origin projects inside MPR's final portal.
+// and the origin projects inside MPR's final portal. *smallest receives the axis of least
+// overlap below MPR's depth, if any.
 MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, const MprResult& r,
-                                   double tolerance) {
+                                   double tolerance, FaceAxis* smallest) {
   const bool flat = HasFlatFeatures(a.type) || HasFlatFeatures(b.type);
-  if (flat && r.barycentric_min < -1e-9)
-    return false;
+  bool minimal = !(flat && r.barycentric_min < -1e-9);
   const ConvexGeom* geoms[2] = {&a, &b};
   for (const ConvexGeom* g : geoms) {
     if (!HasFlatFeatures(g->type))
@@ -133,10 +146,43 @@ MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, con
       Vec3 axis = Column(g->view.mat, k);
       if (Dot(axis, r.normal) < 0)
         axis = -axis;
-      if (OverlapAlong(a, b, axis) < r.depth - tolerance)
+      const double overlap = OverlapAlong(a, b, axis);
+      if (overlap < r.depth - tolerance) {
+        minimal = false;
+        if (smallest->owner == nullptr || overlap < smallest->overlap)
+          *smallest = {g, k, axis, overlap};
+      }
+    }
+  }
+  return minimal;
+}
+
+// The face shortcut of step 3(b): when the smallest axis belongs to a box face or a cylinder cap
+// (not a mesh: its frame axes are not face normals) and the other geom's deepest point along it
+// projects inside that face, the contact is that face's: the Minkowski difference's face at that
+// axis holds the origin's projection, so its overlap is the depth, exactly. False otherwise.
+MJP_HD inline bool FaceContact(const ConvexGeom& a, const ConvexGeom& b, const FaceAxis& f,
+                               ConvexHit* hit) {
+  if (f.owner == nullptr || f.owner->type == ShapeType::kMesh)
+    return false;
+  const bool owner_a = f.owner == &a;
+  const ConvexGeom& other = owner_a ? b : a;
+  // The other geom's deepest point towards the owner's face, in the owner's frame.
+  const Vec3 q = SupportPoint(other.type, other.view, owner_a ? -f.axis : f.axis);
+  const Vec3 local = RotateT(f.owner->view.mat, q - Load3(f.owner->view.pos));
+  const double* size = f.owner->view.size;
+  const double c[3] = {local.x, local.y, local.z};
+  if (f.owner->type == ShapeType::kCylinder) {
+    if (!(c[0] * c[0] + c[1] * c[1] <= size[0] * size[0]))
+      return false;
+  } else {
+    for (int j = 0; j < 3; ++j) {
+      if (j != f.k && !(std::fabs(c[j]) <= size[j]))
         return false;
     }
   }
+  *hit = owner_a ? ConvexHit{-f.overlap, f.axis, q + f.axis * f.overlap, q}
+                 : ConvexHit{-f.overlap, f.axis, q, q - f.axis * f.overlap};
   return true;
 }
 
@@ -231,6 +277,7 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
   if (!r.hit)
     return false;
   bool refine = s.algorithm == CcdAlgorithm::kGjk;
+  convex::FaceAxis smallest;
   if (s.algorithm == CcdAlgorithm::kAuto) {
     if (!r.converged) {
       refine = true;
@@ -238,7 +285,11 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
     } else if (r.depth > kDeepContact * convex::SmallerScale(a, b)) {
       refine = true;
       ++counters->epa_deep;
-    } else if (!PortalIsMinimal(a, b, r, s.tolerance)) {
+    } else if (!PortalIsMinimal(a, b, r, s.tolerance, &smallest)) {
+      if (convex::FaceContact(a, b, smallest, hit)) {
+        ++counters->face;
+        return true;
+      }
       refine = true;
       ++counters->epa_not_minimal;
     }
