@@ -1,8 +1,10 @@
-// Fast mode's narrowphase for general convex pairs: one contact from MPR, GJK and EPA, then more
-// contacts from small rotations of the pose.
+// Fast mode's narrowphase for general convex pairs: one contact from Newton, GJK, MPR or EPA,
+// then the rest of the contact patch by clipping support features (or perturbed re-solves).
 //
 // Which solver answers (ccd = auto, the default):
-//   0. A sphere or capsule against a geom of another kind: GJK between its core (centre point,
+//   0. Sphere–ellipsoid and ellipsoid–ellipsoid: Newton's method on the direction sphere
+//      (smooth_contact.h), exact to second order; deep contacts and non-convergence go on.
+//      Otherwise, a sphere or capsule against a geom of another kind: GJK between its core (centre point,
 //      axis segment) and the other geom, cutoff = margin + radius. A core that stays outside
 //      gives the contact exactly: dist = core distance − radius, normal along the closest
 //      points (Bullet's and Jolt's convex radius). A core touching or inside the other geom, or
@@ -59,6 +61,7 @@
 #include "collision/epa.h"
 #include "collision/gjk.h"
 #include "collision/mpr.h"
+#include "collision/smooth_contact.h"
 
 namespace mjportal::collision {
 
@@ -89,6 +92,8 @@ struct ConvexCounters {
   long clipped = 0;          // manifolds from clipping support features (2+ contacts)
   long core = 0;             // GJK runs on a sphere's or capsule's core (step 0)
   long face = 0;             // step 3(b) answered by a box face or cylinder cap, not EPA
+  long along_normal = 0;     // step 3(b) on curved pairs: MPR re-run along the best normal
+  long newton = 0;           // sphere/ellipsoid pairs: Newton on the direction sphere (step 0)
 };
 
 // One solved contact: signed distance, unit normal from A to B, witness points.
@@ -186,6 +191,43 @@ MJP_HD inline bool FaceContact(const ConvexGeom& a, const ConvexGeom& b, const F
   return true;
 }
 
+// Curved geoms (ellipsoid, cylinder) in the pair: EPA's polytope creeps over their surfaces, so
+// MPR along the best normal refines instead (RefineAlongNormal).
+MJP_HD inline bool HasCurvedSurface(const ConvexGeom& a, const ConvexGeom& b) {
+  const auto curved = [](ShapeType t) {
+    return t == ShapeType::kEllipsoid || t == ShapeType::kCylinder || t == ShapeType::kSphere ||
+           t == ShapeType::kCapsule;
+  };
+  return curved(a.type) || curved(b.type);
+}
+
+// Rounds of MPR along the best normal so far (RefineAlongNormal).
+constexpr int kNormalRounds = 2;
+
+// MPR again with its ray along `normal` (MprPenetration's `ray`), kNormalRounds times, each
+// round starting from the last round's normal; keeps the shallowest converged answer, starting
+// from `best`. Along the minimal direction the ray leaves M where M's normal is that direction,
+// so each round removes most of the remaining slant (the error shrinks with depth × curvature).
+MJP_HD inline MprResult RefineAlongNormal(const ConvexGeom& a, const ConvexGeom& b,
+                                          const ConvexSettings& s, MprResult best, Vec3 normal,
+                                          ConvexCounters* counters) {
+  for (int round = 0; round < kNormalRounds; ++round) {
+    ++counters->mpr;
+    // v0 just behind the origin: a thousandth of the depth so far stays inside M unless the
+    // true depth is a thousand times shallower.
+    const MprResult r =
+        MprPenetration(a, b, s.max_iterations, s.tolerance, &normal, 1e-3 * best.depth);
+    if (!(r.hit && r.converged))
+      break;
+    if (r.depth < best.depth) {
+      best = r;
+      best.has_tetrahedron = false;
+    }
+    normal = r.normal;
+  }
+  return best;
+}
+
 MJP_HD inline ConvexHit HitOf(double depth, const Vec3& normal, const Vec3& on_a,
                               const Vec3& on_b) {
   return {-depth, normal, on_a, on_b};
@@ -239,6 +281,18 @@ MJP_HD inline int SolveCore(const ConvexGeom& a, const ConvexGeom& b, const Conv
 MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
                          double margin, ConvexHit* hit, ConvexCounters* counters) {
   const int it = s.max_iterations;
+  if (s.algorithm == CcdAlgorithm::kAuto && IsSmoothConvex(a.type) && IsSmoothConvex(b.type)) {
+    ++counters->newton;
+    const SmoothResult r = SmoothDistance(a, b, it, s.tolerance, margin);
+    if (r.status == SmoothStatus::kBeyond)
+      return false;
+    if (r.status == SmoothStatus::kContact) {
+      if (r.dist > margin)
+        return false;
+      *hit = {r.dist, r.normal, r.on_a, r.on_b};
+      return true;
+    }
+  }
   if (s.algorithm == CcdAlgorithm::kAuto && (Rounded(a.type) != Rounded(b.type))) {
     const int core = SolveCore(a, b, s, margin, hit, counters);
     if (core >= 0)
@@ -288,6 +342,13 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
     } else if (!PortalIsMinimal(a, b, r, s.tolerance, &smallest)) {
       if (convex::FaceContact(a, b, smallest, hit)) {
         ++counters->face;
+        return true;
+      }
+      if (convex::HasCurvedSurface(a, b)) {
+        ++counters->along_normal;
+        const Vec3 start = smallest.owner != nullptr ? smallest.axis : r.normal;
+        const MprResult n = convex::RefineAlongNormal(a, b, s, r, start, counters);
+        *hit = HitOf(n.depth, n.normal, n.on_a, n.on_b);
         return true;
       }
       refine = true;

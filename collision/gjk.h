@@ -37,7 +37,8 @@ struct GjkResult {
   double distance = 0;
   Vec3 on_a = {0, 0, 0}, on_b = {0, 0, 0};
   int iterations = 0;
-  bool converged = false;  // kSeparated: the bounds met the tolerance (else: cap or numerical floor)
+  bool converged =
+      false;           // kSeparated: the bounds met the tolerance (else: cap or numerical floor)
   GjkSimplex simplex;  // the last simplex; a tetrahedron around the origin on kOverlap when n == 4
 };
 

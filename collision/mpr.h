@@ -43,16 +43,29 @@ struct MprResult {
 
 // Penetration of geoms a and b (see the outline). max_iterations caps each phase; tolerance is
 // the refinement's stopping distance.
+//
+// With `ray` (a unit direction, A towards B), the ray runs along it instead: v0 = −ray × inset,
+// a point of M just behind the origin (the caller's inset must be smaller than the origin's
+// distance to M's boundary). Along a contact normal the ray leaves M where that normal is
+// nearly M's own, which removes the centre ray's slant from the depth; the result then has no
+// tetrahedron (v0 is no point of A − B's sampled vertices).
 MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b, int max_iterations,
-                                       double tolerance) {
+                                       double tolerance, const Vec3* ray = nullptr,
+                                       double inset = 0) {
   using Vertex = MinkowskiVertex;
   MprResult result;
 
   // Interior point of M; nudged off the origin when the centres coincide.
   Vertex v0;
-  v0.a = Load3(a.view.pos);
-  v0.b = Load3(b.view.pos);
-  v0.v = v0.a - v0.b;
+  if (ray != nullptr) {
+    v0.v = *ray * -inset;
+    v0.a = v0.v;
+    v0.b = {0, 0, 0};
+  } else {
+    v0.a = Load3(a.view.pos);
+    v0.b = Load3(b.view.pos);
+    v0.v = v0.a - v0.b;
+  }
   if (Dot(v0.v, v0.v) < 1e-30) {
     v0.v.x += 1e-10;
   }
@@ -164,7 +177,7 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
   result.on_a = witness.on_a;
   result.on_b = witness.on_b;
   result.barycentric_min = witness.weight_min;
-  result.has_tetrahedron = true;
+  result.has_tetrahedron = ray == nullptr;
   result.tetrahedron[0] = v0;
   result.tetrahedron[1] = v1;
   result.tetrahedron[2] = v2;

@@ -24,7 +24,8 @@ inline constexpr const char* kSolverCounterNames[kSolverCounterCount] = {
     "epa_deep",  "epa_not_minimal",
     "perturbed", "bad_pose",
     "clipped",   "core",
-    "face"};
+    "face",      "along_normal",
+    "newton"};
 
 class InstanceState {
  public:
@@ -53,7 +54,8 @@ class InstanceState {
                                               c.epa_deep,  c.epa_not_minimal,
                                               c.perturbed, c.bad_pose,
                                               c.clipped,   c.core,
-                                              c.face};
+                                              c.face,      c.along_normal,
+                                              c.newton};
     for (int i = 0; i < kSolverCounterCount; ++i) {
       if (values[i] != 0)
         solver_[i].fetch_add(values[i], std::memory_order_relaxed);
