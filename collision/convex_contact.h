@@ -4,9 +4,9 @@
 // Which solver answers (ccd = auto, the default):
 //   0. Sphere–ellipsoid and ellipsoid–ellipsoid: Newton's method on the direction sphere
 //      (smooth_contact.h), exact to second order; deep contacts and non-convergence go on.
-//      Otherwise, a sphere or capsule against a geom of another kind: GJK between its core (centre point,
-//      axis segment) and the other geom, cutoff = margin + radius. A core that stays outside
-//      gives the contact exactly: dist = core distance − radius, normal along the closest
+//      Otherwise, with a sphere or capsule in the pair: GJK between the cores (a sphere's centre,
+//      a capsule's axis segment; other geoms whole), cutoff = margin + radii. Cores that stay
+//      apart give the contact exactly: dist = core distance − radii, normal along the closest
 //      points (Bullet's and Jolt's convex radius). A core touching or inside the other geom, or
 //      a GJK that stalls before its tolerance, goes on to the steps below.
 //   1. margin > 0: GJK with cutoff = margin. Farther than the margin: no contact. Separated
@@ -245,21 +245,23 @@ MJP_HD inline bool Rounded(ShapeType type) {
   return type == ShapeType::kSphere || type == ShapeType::kCapsule;
 }
 
-// Step 0: the rounded geom's core against the other geom by GJK (cutoff margin + radius). Returns
-// 1 with *hit when the core stays outside the other geom (dist = core distance − radius), 0 when
-// nothing is within the margin, and -1 when the core touches or enters it or GJK did not meet
-// its tolerance (the full solvers decide).
+// Step 0: the rounded geoms' cores by GJK (cutoff margin + radii). Returns 1 with *hit when the
+// cores stay apart (dist = core distance − radii), 0 when nothing is within the margin, and -1
+// when they touch or overlap or GJK did not meet its tolerance (the full solvers decide).
 MJP_HD inline int SolveCore(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
                             double margin, ConvexHit* hit, ConvexCounters* counters) {
-  const bool core_a = Rounded(a.type);
-  const ConvexGeom& rounded = core_a ? a : b;
-  const double radius = rounded.view.size[0];
-  const double core_size[3] = {0, rounded.view.size[1], rounded.view.size[2]};
-  ConvexGeom core = rounded;
-  core.view.size = core_size;
+  // Each rounded geom shrinks to its core (radius 0); the other keeps its shape.
+  const double ra = Rounded(a.type) ? a.view.size[0] : 0;
+  const double rb = Rounded(b.type) ? b.view.size[0] : 0;
+  const double core_a_size[3] = {0, a.view.size[1], a.view.size[2]};
+  const double core_b_size[3] = {0, b.view.size[1], b.view.size[2]};
+  ConvexGeom core_a = a, core_b = b;
+  if (ra > 0)
+    core_a.view.size = core_a_size;
+  if (rb > 0)
+    core_b.view.size = core_b_size;
   ++counters->core;
-  const GjkResult g = GjkDistance(core_a ? core : a, core_a ? b : core, s.max_iterations,
-                                  s.tolerance, margin + radius);
+  const GjkResult g = GjkDistance(core_a, core_b, s.max_iterations, s.tolerance, margin + ra + rb);
   if (g.status == GjkStatus::kBeyondCutoff)
     return 0;
   if (g.status != GjkStatus::kSeparated || !g.converged)
@@ -269,11 +271,11 @@ MJP_HD inline int SolveCore(const ConvexGeom& a, const ConvexGeom& b, const Conv
   // A core touching the other geom has no reliable direction: the full solvers decide.
   if (!(length > 1e-9 * (GeomScale(a) + GeomScale(b))))
     return -1;
-  const double dist = length - radius;
+  const double dist = length - ra - rb;
   if (dist > margin)
     return 0;
   const Vec3 n = gap * (1 / length);
-  *hit = {dist, n, core_a ? g.on_a + n * radius : g.on_a, core_a ? g.on_b : g.on_b - n * radius};
+  *hit = {dist, n, g.on_a + n * ra, g.on_b - n * rb};
   return 1;
 }
 
@@ -293,7 +295,7 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
       return true;
     }
   }
-  if (s.algorithm == CcdAlgorithm::kAuto && (Rounded(a.type) != Rounded(b.type))) {
+  if (s.algorithm == CcdAlgorithm::kAuto && (Rounded(a.type) || Rounded(b.type))) {
     const int core = SolveCore(a, b, s, margin, hit, counters);
     if (core >= 0)
       return core == 1;
