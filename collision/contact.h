@@ -46,6 +46,7 @@ struct MeshView {
   bool field_refine = true;
   bool warm_start = false;
   mutable int hint = -1;
+  mutable Vec3 hint_dir = {0, 0, 0};  // the local direction `hint` answered
 };
 
 // A geom as the kernels see it: borrowed pointers into caller-owned arrays.

@@ -17,15 +17,15 @@
 //        (a) MPR did not converge within ccd_iterations, or
 //        (b) MPR's portal is not the minimal one: with a flat-featured geom in the pair, the
 //            origin's projection on the final portal falls outside it (on curved pairs the
-//            portal shrinks around the hit point and this says nothing), or for a geom with flat
-//            faces (box and mesh: its three frame
-//            axes; cylinder: its axis), the overlap of the two geoms along an axis (two support
-//            calls, oriented like MPR's normal) is smaller than MPR's depth by more than
-//            ccd_tolerance. MPR's depth is the overlap along its own normal, so a smaller
-//            overlap along another direction proves a shallower exit exists. When the axis
-//            of least overlap is a box face's or a cylinder cap's normal and the other geom's
-//            deepest point along it projects inside that face, that face is the answer (exact,
-//            no EPA; counted as `face`); or
+//            portal shrinks around the hit point and this says nothing), or for a box (its
+//            three frame axes) or a cylinder (its axis; a mesh's frame axes are its principal
+//            axes of inertia, not face normals, so meshes rely on the portal test), the overlap of
+//            the two geoms along an axis (two support calls, oriented like MPR's normal) is smaller
+//            than MPR's depth by more than ccd_tolerance. MPR's depth is the overlap along its own
+//            normal, so a smaller overlap along another direction proves a shallower exit exists.
+//            When the axis of least overlap is a box face's or a cylinder cap's normal and the
+//            other geom's deepest point along it projects inside that face, that face is the answer
+//            (exact, no EPA; counted as `face`); or
 //        (c) the contact is deep: MPR's depth exceeds kDeepContact (5%) of the smaller geom's
 //            scale. Far from the boundary the centre-to-centre ray need not leave M through the
 //            face nearest the origin; shallow resting contacts (the common case) stay with MPR.
@@ -145,7 +145,7 @@ MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, con
   bool minimal = !(flat && r.barycentric_min < -1e-9);
   const ConvexGeom* geoms[2] = {&a, &b};
   for (const ConvexGeom* g : geoms) {
-    if (!HasFlatFeatures(g->type))
+    if (!HasFlatFeatures(g->type) || g->type == ShapeType::kMesh)
       continue;
     for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
       Vec3 axis = Column(g->view.mat, k);

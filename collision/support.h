@@ -66,7 +66,16 @@ MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3
       if (geom.mesh != nullptr) {
         const MeshView& mesh = *geom.mesh;
         int v;
-        if (mesh.warm_start && mesh.hint >= 0 && mesh.graph != nullptr) {  // from the last answer
+        // Climb from the last answer when the direction turned by less than 45° since (a longer
+        // climb costs more than a field lookup).
+        const double turn = Dot(d, mesh.hint_dir);
+        const bool near =
+            mesh.field == nullptr ||
+            (turn > 0 && 2 * turn * turn > Dot(d, d) * Dot(mesh.hint_dir, mesh.hint_dir));
+        if (mesh.warm_start) {
+          mesh.hint_dir = d;
+        }
+        if (mesh.warm_start && mesh.hint >= 0 && mesh.graph != nullptr && near) {
           mesh.hint = support_field::Climb(mesh, d, mesh.hint);
           v = support_field::VertexOf(mesh, mesh.hint);
         } else if (mesh.field != nullptr) {  // fast mode: O(1) lookup (+ exact climb)
