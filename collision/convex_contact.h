@@ -25,7 +25,9 @@
 //            normal, so a smaller overlap along another direction proves a shallower exit exists.
 //            When the axis of least overlap is a box face's or a cylinder cap's normal and the
 //            other geom's deepest point along it projects inside that face, that face is the answer
-//            (exact, no EPA; counted as `face`); or
+//            (exact, no EPA; counted as `face`). Otherwise, with a curved geom in the pair,
+//            MPR runs again along the best normal found (RefineAlongNormal, `along_normal`):
+//            EPA's polytope creeps over curved surfaces; or
 //        (c) the contact is deep: MPR's depth exceeds kDeepContact (5%) of the smaller geom's
 //            scale. Far from the boundary the centre-to-centre ray need not leave M through the
 //            face nearest the origin; shallow resting contacts (the common case) stay with MPR.
