@@ -84,15 +84,26 @@ int CollideConvexFast(const mjModel* m, mjData* d, InstanceState* state, mjPreCo
   return count;
 }
 
-// The dispatcher installed at [Type1][Type2]: a model without an mjportal instance goes straight
-// to MuJoCo's original; with one, the instance's mode decides between our kernel and the original.
+// True when the instance's mode answers (Type1, Type2) with mjportal's kernels (else MuJoCo's
+// original does).
 template <int Type1, int Type2>
-int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjtNum margin) {
-  InstanceState* state = FindInstance(m, d);
-  if (state == nullptr) {
-    return original_table[Type1][Type2](m, d, con, g1, g2, margin);
+bool AnswersPair(Mode mode) {
+  constexpr auto kType1 = static_cast<collision::ShapeType>(Type1);
+  constexpr auto kType2 = static_cast<collision::ShapeType>(Type2);
+  if constexpr (collision::HasPairKernel(kType1, kType2)) {
+    if (RoutesToKernel(mode, Type1, Type2))
+      return true;
   }
+  if constexpr (UsesConvexSolver(Type1, Type2)) {
+    return mode == Mode::kFast;
+  }
+  return false;
+}
 
+// mjportal's answer for (g1, g2) in the instance's mode; -1 when the mode delegates the pair.
+template <int Type1, int Type2>
+int Ours(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, int g1, int g2,
+         mjtNum margin) {
   constexpr auto kType1 = static_cast<collision::ShapeType>(Type1);
   constexpr auto kType2 = static_cast<collision::ShapeType>(Type2);
   if constexpr (collision::HasPairKernel(kType1, kType2)) {
@@ -121,11 +132,48 @@ int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjt
       return CollideConvexFast<Type1, Type2>(m, d, state, con, g1, g2, margin);
     }
   }
+  return -1;
+}
+
+// The dispatcher installed at [Type1][Type2]: a model without an mjportal instance goes straight
+// to MuJoCo's original; with one, a pair the instance answers comes from the batched pass's cache
+// when that holds it for these exact poses, else from our kernel; the rest goes to the original.
+template <int Type1, int Type2>
+int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjtNum margin) {
+  InstanceState* state = FindInstance(m, d);
+  if (state == nullptr) {
+    return original_table[Type1][Type2](m, d, con, g1, g2, margin);
+  }
+  PairCache& cache = state->cache();
+  if (cache.active() && AnswersPair<Type1, Type2>(state->config().mode)) {
+    int count;
+    if (cache.Lookup(d, g1, g2, margin, con, &count)) {
+      return count;
+    }
+  }
+  const int count = Ours<Type1, Type2>(m, d, state, con, g1, g2, margin);
+  if (count >= 0) {
+    return count;
+  }
   if (state->config().stats) {
     state->CountCall(Type1, Type2, /*ours=*/false);
   }
   return original_table[Type1][Type2](m, d, con, g1, g2, margin);
 }
+
+// The batched pass's entry, per type pair: Ours without the cache.
+using OursFn = int (*)(const mjModel*, mjData*, InstanceState*, mjPreContact*, int, int, mjtNum);
+template <size_t... I>
+constexpr std::array<OursFn, sizeof...(I)> MakeOurs(std::index_sequence<I...>) {
+  return {&Ours<static_cast<int>(I) / mjNGEOMTYPES, static_cast<int>(I) % mjNGEOMTYPES>...};
+}
+constexpr auto kOurs = MakeOurs(std::make_index_sequence<mjNGEOMTYPES * mjNGEOMTYPES>());
+using AnswersFn = bool (*)(Mode);
+template <size_t... I>
+constexpr std::array<AnswersFn, sizeof...(I)> MakeAnswers(std::index_sequence<I...>) {
+  return {&AnswersPair<static_cast<int>(I) / mjNGEOMTYPES, static_cast<int>(I) % mjNGEOMTYPES>...};
+}
+constexpr auto kAnswers = MakeAnswers(std::make_index_sequence<mjNGEOMTYPES * mjNGEOMTYPES>());
 
 // The table of dispatchers, one instantiation per type pair.
 template <size_t... I>
@@ -154,6 +202,23 @@ void InstallCollisionTable() {
 
 bool CollisionTableInstalled() {
   return installed;
+}
+
+bool AnswersPair(const mjModel* m, const InstanceState* state, int g1, int g2) {
+  const int t1 = m->geom_type[g1], t2 = m->geom_type[g2];
+  if (t1 > t2 || original_table[t1][t2] == nullptr) {
+    return false;
+  }
+  return kAnswers[t1 * mjNGEOMTYPES + t2](state->config().mode);
+}
+
+int ComputeOurs(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, int g1,
+                int g2, mjtNum margin) {
+  const int t1 = m->geom_type[g1], t2 = m->geom_type[g2];
+  if (t1 > t2 || original_table[t1][t2] == nullptr) {
+    return -1;
+  }
+  return kOurs[t1 * mjNGEOMTYPES + t2](m, d, state, con, g1, g2, margin);
 }
 
 mjfCollision OriginalCollision(int type1, int type2) {

@@ -12,6 +12,17 @@ void InstallCollisionTable();
 
 bool CollisionTableInstalled();
 
+class InstanceState;
+
+// mjportal's answer for geoms (g1, g2) (MuJoCo's order: type1 <= type2) at `margin` in the
+// instance's mode, written to con; -1 when the mode delegates the pair to MuJoCo (the batched
+// pass leaves those to the step).
+int ComputeOurs(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, int g1,
+                int g2, mjtNum margin);
+
+// True when the instance's mode answers the pair of geoms (g1, g2) with mjportal's kernels.
+bool AnswersPair(const mjModel* m, const InstanceState* state, int g1, int g2);
+
 // MuJoCo's entry for (type1, type2) as it was before installation; nullptr for empty entries.
 mjfCollision OriginalCollision(int type1, int type2);
 

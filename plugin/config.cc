@@ -81,6 +81,14 @@ std::optional<Config> Config::FromModel(const mjModel* m, int instance, std::str
                             {"false", "true"}, {false, true}, &config.support_refine, error)) {
     return std::nullopt;
   }
+  if (!ParseChoice<Device, 2>("device", mj_getPluginConfig(m, instance, "device"), {"cpu", "cuda"},
+                              {Device::kCpu, Device::kCuda}, &config.device, error)) {
+    return std::nullopt;
+  }
+  if (!ParseInt("max_collision_pairs", mj_getPluginConfig(m, instance, "max_collision_pairs"),
+                kMaxCollisionPairsMin, kMaxCollisionPairsMax, &config.max_collision_pairs, error)) {
+    return std::nullopt;
+  }
   return config;
 }
 

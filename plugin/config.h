@@ -12,11 +12,17 @@
 namespace mjportal {
 
 enum class Mode { kFast, kCompat };
+enum class Device { kCpu, kCuda };
+
+// max_collision_pairs bounds: candidate pairs cached per world by the batched pass.
+constexpr int kMaxCollisionPairsMin = 1;
+constexpr int kMaxCollisionPairsMax = 1 << 24;
 
 // Every config key, declared once: MuJoCo receives this list at registration and rejects keys
 // outside it while compiling the model.
-constexpr std::array<const char*, 7> kConfigKeys = {
-    "mode", "stats", "ccd", "multicontact", "manifold", "support_res", "support_refine"};
+constexpr std::array<const char*, 9> kConfigKeys = {
+    "mode",        "stats",          "ccd",    "multicontact",       "manifold",
+    "support_res", "support_refine", "device", "max_collision_pairs"};
 
 // support_res bounds: a field has support_res² cells (int32 each).
 constexpr int kSupportResMin = 8;
@@ -32,6 +38,9 @@ struct Config {
   collision::ManifoldMethod manifold = collision::ManifoldMethod::kClip;
   int support_res = 180;       // support_res: 8..1024 — support-field grid per axis
   bool support_refine = true;  // support_refine: true (default) | false — exact vertex climb
+  // Batched engine (batch/): where the batched pass runs, and its per-world candidate buffer.
+  Device device = Device::kCpu;    // device: cpu (default) | cuda
+  int max_collision_pairs = 4096;  // max_collision_pairs: 1..2^24
 
   // Reads and validates instance `instance` of m. On a bad value returns nullopt and sets *error to
   // a message that names the key, the value and what is allowed.

@@ -8,6 +8,7 @@
 #include <memory>
 #include <utility>
 
+#include "batch/pair_cache.h"
 #include "collision/convex_contact.h"
 #include "plugin/config.h"
 #include "plugin/mesh_view.h"
@@ -66,6 +67,13 @@ class InstanceState {
   // True the first time only: one warning per instance for non-finite poses.
   bool FirstBadPose() { return !warned_bad_pose_.exchange(true); }
 
+  // The batched pass's answers for this mjData (batch/pair_cache.h).
+  PairCache& cache() { return cache_; }
+  // True the first time only: one warning per instance for a full candidate buffer.
+  bool FirstFullBuffer() { return !warned_full_buffer_.exchange(true); }
+  // True the first time only: one warning per instance when device=cuda falls back to the CPU.
+  bool FirstDeviceFallback() { return !warned_device_.exchange(true); }
+
   // Counts one narrowphase call (relaxed atomics: MuJoCo's thread pool calls concurrently).
   void CountCall(int type1, int type2, bool ours) {
     auto& counter = ours ? ours_[type1][type2] : delegated_[type1][type2];
@@ -81,6 +89,9 @@ class InstanceState {
   std::shared_ptr<const ModelSupportFields> fields_;
   std::atomic<std::int64_t> solver_[kSolverCounterCount] = {};
   std::atomic<bool> warned_bad_pose_{false};
+  std::atomic<bool> warned_full_buffer_{false};
+  std::atomic<bool> warned_device_{false};
+  PairCache cache_;
   std::atomic<std::int64_t> ours_[mjNGEOMTYPES][mjNGEOMTYPES] = {};
   std::atomic<std::int64_t> delegated_[mjNGEOMTYPES][mjNGEOMTYPES] = {};
 };

@@ -59,6 +59,26 @@ MJPORTAL_API long long mjportal_supportFieldBytes(const mjModel* m, const mjData
 /* Sets the counts of d's mjportal instance to zero. */
 MJPORTAL_API void mjportal_resetPairCounts(const mjModel* m, mjData* d);
 
+/* The batched engine (batch/batch_engine.h): what one mjportal_batchStep call measured. */
+typedef struct mjportalBatchStats_ {
+  double kinematics_s;   /* wall seconds in phase (a): every world's kinematics */
+  double pass_s;         /* phase (b): the batched pass (candidates and narrowphase) */
+  double step_s;         /* phase (c): every world's mj_step, served from the caches */
+  long long world_steps; /* worlds x steps */
+  long long contacts;    /* d->ncon summed over world steps */
+  long long candidates;  /* candidate pairs found by the pass */
+  long long cached;      /* pairs the pass computed and cached */
+  long long hits;        /* narrowphase calls answered from a cache */
+  long long misses;      /* calls for pairs mjportal answers that were not cached (computed) */
+} mjportalBatchStats;
+
+/* Steps the nworld mjData in d (all made from m, whose mjportal instance configures the pass)
+ * nstep times with the batched pass on nthread threads (the caller's included). Trajectories are
+ * bitwise those of plain mj_step. Writes *stats (may be NULL). Returns 0, or -1 when m has no
+ * mjportal instance or an argument is invalid. */
+MJPORTAL_API int mjportal_batchStep(const mjModel* m, mjData** d, int nworld, int nstep,
+                                    int nthread, mjportalBatchStats* stats);
+
 #ifdef __cplusplus
 }
 #endif

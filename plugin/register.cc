@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "batch/batch_engine.h"
 #include "plugin/collision_table.h"
 #include "plugin/config.h"
 #include "plugin/instance.h"
@@ -164,6 +165,23 @@ long long mjportal_supportFieldBytes(const mjModel* m, const mjData* d) {
     return -1;
   }
   return state->fields() == nullptr ? 0 : static_cast<long long>(state->fields()->bytes());
+}
+
+int mjportal_batchStep(const mjModel* m, mjData** d, int nworld, int nstep, int nthread,
+                       mjportalBatchStats* stats) {
+  if (m == nullptr || d == nullptr || nworld < 0 || nstep < 0) {
+    return -1;
+  }
+  mjportal::BatchStats measured;
+  if (!mjportal::BatchStep(m, d, nworld, nstep, nthread, &measured)) {
+    return -1;
+  }
+  if (stats != nullptr) {
+    *stats = {measured.kinematics_s, measured.pass_s,   measured.step_s,
+              measured.world_steps,  measured.contacts, measured.candidates,
+              measured.cached,       measured.hits,     measured.misses};
+  }
+  return 0;
 }
 
 void mjportal_resetPairCounts(const mjModel* m, mjData* d) {

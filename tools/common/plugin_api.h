@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "plugin/mjportal.h"
+
 namespace mjportal::tools {
 
 struct PluginApi {
@@ -17,6 +19,8 @@ struct PluginApi {
   int (*solverCounts)(const mjModel* m, const mjData* d, long long* counts);
   const char* (*solverCounterName)(int i);
   long long (*supportFieldBytes)(const mjModel* m, const mjData* d);
+  int (*batchStep)(const mjModel* m, mjData** d, int nworld, int nstep, int nthread,
+                   mjportalBatchStats* stats);
 };
 
 // Loads the library at `path` (once per process) and resolves its C API. Returns nullptr with

@@ -1,0 +1,39 @@
+// The batched engine's CPU twin (DESIGN.md §6): steps many worlds (mjData) of one model, each step
+// in three phases spread over a thread pool:
+//   (a) kinematics of every world (geom poses, the same bits MuJoCo's step will compute);
+//   (b) the batched pass: per world, candidate pairs (batch/candidates.h) and mjportal's answer
+//       for each pair its mode answers, into the world's pair cache (batch/pair_cache.h);
+//   (c) mj_step of every world: the dispatcher serves pairs from the cache when key and pose
+//       bits match, and computes the rest on the spot.
+// The CUDA backend of phase (b) runs the same kernels over all worlds' candidates at once; this
+// CPU twin runs the same pass functions per world on threads.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <cstdint>
+
+namespace mjportal {
+
+struct BatchStats {
+  double kinematics_s = 0;  // phase (a), wall seconds
+  double pass_s = 0;        // phase (b)
+  double step_s = 0;        // phase (c)
+  std::int64_t world_steps = 0;
+  std::int64_t contacts = 0;    // d->ncon summed over world steps
+  std::int64_t candidates = 0;  // candidate pairs the pass found (all worlds, all steps)
+  std::int64_t cached = 0;      // pairs the pass computed and cached
+  std::int64_t hits = 0;        // dispatcher calls answered from the cache
+  std::int64_t misses = 0;      // dispatcher calls for pairs mjportal answers, not in the cache
+};
+
+// Steps worlds d[0..nworld) of m `nstep` times with the batched pass, on `nthread` threads
+// (>= 1, the caller's included). m must declare an mjportal instance and each d be made from m.
+// Adds to *stats. Returns false (and does nothing) when m has no mjportal instance.
+bool BatchStep(const mjModel* m, mjData** d, int nworld, int nstep, int nthread, BatchStats* stats);
+
+// Phase (b) for one world whose kinematics are current: fills its cache. Returns the number of
+// candidates found; *cached receives how many were computed and cached.
+int FillWorldCache(const mjModel* m, mjData* d, int* cached);
+
+}  // namespace mjportal

@@ -1,0 +1,159 @@
+// The batched engine's CPU twin (batch/): N worlds stepped with the batched pass
+// (mjportal_batchStep) give bitwise the trajectories of the same worlds stepped one pair call at a
+// time (plain mj_step, no cache): contacts, qpos, qvel, act, qacc after every step. With the
+// default buffer every call the mode answers hits the cache; with a one-pair buffer the results are
+// still identical and one warning says how large the buffer should be.
+//
+// MJPORTAL_BATCH_STEPS sets the steps per run (default 100).
+#include <cmath>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "tests/env_count.h"
+#include "tests/fixture.h"
+#include "tools/common/lockstep.h"
+#include "tools/common/model_variants.h"
+
+namespace mjportal::testing {
+namespace {
+
+int Steps() {
+  return static_cast<int>(EnvCount("MJPORTAL_BATCH_STEPS", 100));
+}
+
+struct BatchParam {
+  std::string model;
+  std::string mode;
+  int worlds;
+  bool sleep;
+};
+
+void PrintTo(const BatchParam& p, std::ostream* os) {
+  *os << ModelName(p.model) << " " << p.mode << " worlds=" << p.worlds << (p.sleep ? " sleep" : "");
+}
+
+// World w starts from the model's initial state with seeded velocities (a different start per
+// world; world 0 keeps the model's own).
+void Perturb(const mjModel* m, mjData* d, int w) {
+  for (int i = 0; i < m->nv; ++i)
+    d->qvel[i] += w == 0 ? 0 : 0.05 * std::sin(12.9898 * (w + 1) + 78.233 * (i + 1));
+}
+
+struct Worlds {
+  std::vector<tools::DataPtr> data;
+  std::vector<mjData*> raw;
+  Worlds(const mjModel* m, int n) {
+    for (int w = 0; w < n; ++w) {
+      data.emplace_back(mj_makeData(m));
+      Perturb(m, data.back().get(), w);
+      raw.push_back(data.back().get());
+    }
+  }
+};
+
+class BatchEngineTest : public MujocoTest, public ::testing::WithParamInterface<BatchParam> {
+ protected:
+  // Steps the batched worlds and the reference worlds side by side; returns the batch statistics
+  // and fails at the first bitwise difference.
+  mjportalBatchStats RunBoth(const std::string& model, const tools::PluginConfig& config,
+                             int worlds, bool sleep) {
+    const tools::PluginApi& api = LoadPlugin();
+    std::string error;
+    tools::ModelPtr m = tools::LoadWithPlugin(model, config, &error);
+    EXPECT_TRUE(m) << error;
+    mjportalBatchStats total = {};
+    if (!m)
+      return total;
+    if (sleep)
+      m->opt.enableflags |= mjENBL_SLEEP;
+    Worlds batched(m.get(), worlds), reference(m.get(), worlds);
+    for (int step = 0; step < Steps(); ++step) {
+      mjportalBatchStats stats = {};
+      EXPECT_EQ(api.batchStep(m.get(), batched.raw.data(), worlds, 1, 2, &stats), 0);
+      total.hits += stats.hits;
+      total.misses += stats.misses;
+      total.cached += stats.cached;
+      total.candidates += stats.candidates;
+      total.contacts += stats.contacts;
+      for (int w = 0; w < worlds; ++w) {
+        mj_step(m.get(), reference.raw[w]);
+        const std::string diff =
+            tools::FirstDifference(m.get(), reference.raw[w], m.get(), batched.raw[w]);
+        if (!diff.empty()) {
+          ADD_FAILURE() << "world " << w << " differs at step " << step << " in " << diff;
+          return total;
+        }
+      }
+    }
+    return total;
+  }
+};
+
+TEST_P(BatchEngineTest, BitwiseLikePerPairPathWithFullHitRate) {
+  const BatchParam& p = GetParam();
+  const mjportalBatchStats stats = RunBoth(p.model, {{"mode", p.mode}}, p.worlds, p.sleep);
+  // With sleep, a contact that wakes a body makes MuJoCo collide again in the same step, now
+  // with pairs of bodies that were asleep when the pass ran (the pass skips those: its cost
+  // follows the awake bodies); they are computed on the spot. Without sleep, every call hits.
+  if (p.sleep) {
+    EXPECT_LE(stats.misses * 50, stats.hits + stats.misses) << "hits " << stats.hits;
+  } else {
+    EXPECT_EQ(stats.misses, 0) << "hits " << stats.hits;
+  }
+  if (stats.contacts > 0) {
+    EXPECT_GT(stats.hits, 0) << "no call was served from the cache";
+  }
+}
+
+std::vector<BatchParam> Runs() {
+  std::vector<BatchParam> runs;
+  for (const std::string& model : BundledModels()) {
+    for (const char* mode : {"fast", "compat"})
+      runs.push_back({model, mode, 7, false});
+    runs.push_back({model, "fast", 7, true});
+  }
+  for (const char* name : {"mesh_pile", "primitive_mix"}) {
+    const std::string model = std::string(MJPORTAL_MODELS_DIR) + "/" + name + ".xml";
+    for (int worlds : {1, 64})
+      runs.push_back({model, "fast", worlds, false});
+    runs.push_back({model, "compat", 64, false});
+  }
+  return runs;
+}
+
+std::string RunName(const ::testing::TestParamInfo<BatchParam>& info) {
+  return ModelName(info.param.model) + "_" + info.param.mode + "_" +
+         std::to_string(info.param.worlds) + (info.param.sleep ? "_sleep" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, BatchEngineTest, ::testing::ValuesIn(Runs()), RunName);
+
+// A one-pair buffer: every other pair is computed during the step. Same trajectories, misses
+// counted, and one warning naming the key and the size needed.
+class BatchBufferTest : public BatchEngineTest {};
+
+TEST_F(BatchBufferTest, TinyBufferStillIdenticalAndWarnsOnce) {
+  const std::string model = std::string(MJPORTAL_MODELS_DIR) + "/mesh_pile.xml";
+  const mjportalBatchStats stats =
+      RunBoth(model, {{"mode", "fast"}, {"max_collision_pairs", "1"}}, 7, false);
+  EXPECT_GT(stats.misses, 0);
+  const std::vector<std::string> warnings = TakeWarnings();
+  // One warning per world (each mjData has its own instance state), all naming the key.
+  ASSERT_EQ(warnings.size(), 7u);
+  for (const std::string& w : warnings)
+    EXPECT_NE(w.find("max_collision_pairs is 1"), std::string::npos) << w;
+}
+
+// device=cuda on a build without the CUDA backend: one clear warning per world, then the CPU twin.
+TEST_F(BatchBufferTest, CudaDeviceFallsBackToCpuWithWarning) {
+  const std::string model = std::string(MJPORTAL_MODELS_DIR) + "/primitive_mix.xml";
+  const mjportalBatchStats stats = RunBoth(model, {{"mode", "fast"}, {"device", "cuda"}}, 2, false);
+  EXPECT_EQ(stats.misses, 0);
+  const std::vector<std::string> warnings = TakeWarnings();
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_NE(warnings[0].find("'device' is 'cuda'"), std::string::npos) << warnings[0];
+}
+
+}  // namespace
+}  // namespace mjportal::testing
