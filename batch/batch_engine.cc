@@ -1,5 +1,6 @@
 #include "batch/batch_engine.h"
 
+#include <atomic>
 #include <chrono>
 #include <vector>
 
@@ -64,12 +65,14 @@ bool BatchStep(const mjModel* m, mjData** d, int nworld, int nstep, int nthread,
   }
   batch::ThreadPool pool(nthread < 1 ? 1 : nthread);
   std::vector<int> candidates(nworld), cached(nworld);
+  // One warning per process when device=cuda asks for a backend this build lacks.
+  static std::atomic<bool> warned_device{false};
   for (int w = 0; w < nworld; ++w) {
     InstanceState* state = FindInstance(m, d[w]);
-    if (state->config().device == Device::kCuda && state->FirstDeviceFallback()) {
+    if (state->config().device == Device::kCuda && !warned_device.exchange(true)) {
       mju_warning(
           "mjportal: config key 'device' is 'cuda' but this build's batched pass has no CUDA "
-          "backend yet; the CPU twin runs instead");
+          "backend yet; the CPU twin runs instead (reported once per process)");
     }
     state->cache().ResetCounts();
   }

@@ -71,8 +71,6 @@ class InstanceState {
   PairCache& cache() { return cache_; }
   // True the first time only: one warning per instance for a full candidate buffer.
   bool FirstFullBuffer() { return !warned_full_buffer_.exchange(true); }
-  // True the first time only: one warning per instance when device=cuda falls back to the CPU.
-  bool FirstDeviceFallback() { return !warned_device_.exchange(true); }
 
   // Counts one narrowphase call (relaxed atomics: MuJoCo's thread pool calls concurrently).
   void CountCall(int type1, int type2, bool ours) {
@@ -90,7 +88,6 @@ class InstanceState {
   std::atomic<std::int64_t> solver_[kSolverCounterCount] = {};
   std::atomic<bool> warned_bad_pose_{false};
   std::atomic<bool> warned_full_buffer_{false};
-  std::atomic<bool> warned_device_{false};
   PairCache cache_;
   std::atomic<std::int64_t> ours_[mjNGEOMTYPES][mjNGEOMTYPES] = {};
   std::atomic<std::int64_t> delegated_[mjNGEOMTYPES][mjNGEOMTYPES] = {};
