@@ -36,6 +36,11 @@ class ThreadPool {
   int size() const { return static_cast<int>(workers_.size()) + 1; }
 
   void Run(int n, const std::function<void(int)>& fn) {
+    if (n <= 1 || workers_.empty()) {  // nothing to share: no wake-up round trip
+      for (int i = 0; i < n; ++i)
+        fn(i);
+      return;
+    }
     {
       std::lock_guard<std::mutex> lock(mutex_);
       fn_ = &fn;

@@ -73,6 +73,9 @@ TEST_F(ConfigTest, FastModeKeysAreValidated) {
       {"ccd", "epa", "'auto', 'mpr', 'gjk'"},
       {"multicontact", "1", "'false', 'true'"},
       {"manifold", "sat", "'clip', 'perturb'"},
+      {"device", "gpu", "'cpu', 'cuda'"},
+      {"max_collision_pairs", "0", "integers from 1 to 16777216"},
+      {"max_collision_pairs", "12k", "integers from 1 to 16777216"},
       {"support_refine", "on", "'false', 'true'"},
       {"support_res", "7", "integers from 8 to 1024"},
       {"support_res", "1025", "integers from 8 to 1024"},
@@ -90,7 +93,9 @@ TEST_F(ConfigTest, FastModeKeysAreValidated) {
   std::string error;
   EXPECT_TRUE(Compile(ModelXml("<config key=\"ccd\" value=\"gjk\"/><config key=\"support_res\" "
                                "value=\"64\"/><config key=\"multicontact\" value=\"false\"/>"
-                               "<config key=\"manifold\" value=\"perturb\"/>"),
+                               "<config key=\"manifold\" value=\"perturb\"/>"
+                               "<config key=\"device\" value=\"cuda\"/>"
+                               "<config key=\"max_collision_pairs\" value=\"64\"/>"),
                       &error))
       << error;
 }
