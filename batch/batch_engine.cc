@@ -1,11 +1,18 @@
 #include "batch/batch_engine.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "batch/candidates.h"
 #include "batch/thread_pool.h"
+#include "cuda/batch_pass.h"
 #include "plugin/collision_table.h"
 #include "plugin/instance.h"
 
@@ -16,36 +23,43 @@ double Seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Per-thread scratch of phase (b).
+// One world's pairs for the pass: the candidates its cache has room for, in candidate order.
+struct WorldPairs {
+  std::vector<batch::Candidate> pairs;
+  std::vector<PairRoute> routes;
+  int candidates = 0;
+};
+
+// Per-thread scratch of the candidate search.
 struct PassScratch {
   batch::CandidateScratch candidates;
   std::vector<batch::Candidate> list;
 };
 
-}  // namespace
-
-int FillWorldCache(const mjModel* m, mjData* d, int* cached) {
+// Starts d's cache for this step and lists the pairs it will hold: candidates the mode answers,
+// up to max_collision_pairs.
+void ListWorldPairs(const mjModel* m, mjData* d, WorldPairs* out) {
   thread_local PassScratch scratch;
-  *cached = 0;
+  out->pairs.clear();
+  out->routes.clear();
   InstanceState* state = FindInstance(m, d);
-  if (state == nullptr) {
-    return 0;
-  }
   batch::FindCandidates(m, d, &scratch.candidates, &scratch.list);
+  out->candidates = static_cast<int>(scratch.list.size());
   PairCache& cache = state->cache();
   cache.Begin(state->config().max_collision_pairs);
-  mjPreContact con[mjMAXCONPAIR];
   for (const batch::Candidate& c : scratch.list) {
-    if (!AnswersPair(m, state, c.g1, c.g2) || !cache.Room()) {
-      continue;
-    }
-    const int count = ComputeOurs(m, d, state, con, c.g1, c.g2, c.margin);
-    if (count >= 0) {
-      cache.Add(d, c.g1, c.g2, c.margin, con, count);
+    const PairRoute route = RoutePair(m, state, c.g1, c.g2);
+    if (route != PairRoute::kDelegated && cache.Room()) {
+      out->pairs.push_back(c);
+      out->routes.push_back(route);
     }
   }
+}
+
+// Opens d's cache, warning once per mjData when the buffer was too small.
+void FinishWorld(InstanceState* state) {
+  PairCache& cache = state->cache();
   cache.Finish();
-  *cached = cache.size();
   if (cache.wanted() > cache.size() && state->FirstFullBuffer()) {
     mju_warning(
         "mjportal: the batched pass found %d candidate pairs in one world but "
@@ -53,7 +67,141 @@ int FillWorldCache(const mjModel* m, mjData* d, int* cached) {
         "max_collision_pairs to at least %d to cache them all)",
         cache.wanted(), state->config().max_collision_pairs, cache.wanted());
   }
-  return static_cast<int>(scratch.list.size());
+}
+
+// Phase (b) on the CPU for one world: each listed pair computed by the plugin's own path.
+void FillWorldOnCpu(const mjModel* m, mjData* d, const WorldPairs& list) {
+  InstanceState* state = FindInstance(m, d);
+  mjPreContact con[mjMAXCONPAIR];
+  for (const batch::Candidate& c : list.pairs) {
+    const int count = ComputeOurs(m, d, state, con, c.g1, c.g2, c.margin);
+    if (count >= 0) {
+      state->cache().Add(d, c.g1, c.g2, c.margin, con, count);
+    }
+  }
+  FinishWorld(state);
+}
+
+// ---- CUDA backend --------------------------------------------------------------------------
+
+// The device copy of a model, made once per model and kept for the process (keyed by the model
+// and its mesh arrays, like the support fields). Null when the device cannot be used.
+struct DeviceEntry {
+  std::unique_ptr<cuda::DevicePass> pass;
+  std::string why;  // why there is none
+};
+
+DeviceEntry& DeviceFor(const mjModel* m, const InstanceState* state) {
+  static std::mutex mutex;
+  static std::map<std::tuple<const mjModel*, const float*, int, int>, DeviceEntry> registry;
+  std::lock_guard<std::mutex> lock(mutex);
+  DeviceEntry& entry = registry[{m, m->mesh_vert, m->ngeom, m->nmeshvert}];
+  if (entry.pass != nullptr || !entry.why.empty()) {
+    return entry;
+  }
+  std::vector<int> geom_mesh(m->ngeom);
+  for (int g = 0; g < m->ngeom; ++g) {
+    geom_mesh[g] = m->geom_type[g] == mjGEOM_MESH ? m->geom_dataid[g] : -1;
+  }
+  const ModelSupportFields* fields =
+      state->config().mode == Mode::kFast ? state->fields() : nullptr;
+  std::vector<long> field_offset(m->nmesh, -1);
+  for (int k = 0; k < m->nmesh && fields != nullptr; ++k) {
+    field_offset[k] = fields->offset(k);
+  }
+  cuda::DeviceModelSource source = {};
+  source.ngeom = m->ngeom;
+  source.geom_type = m->geom_type;
+  source.geom_size = m->geom_size;
+  source.geom_mesh = geom_mesh.data();
+  source.geom_rbound = m->geom_rbound;
+  source.nmesh = m->nmesh;
+  source.mesh_vert = m->mesh_vert;
+  source.nmeshvert = m->nmeshvert;
+  source.mesh_vertadr = m->mesh_vertadr;
+  source.mesh_vertnum = m->mesh_vertnum;
+  source.mesh_graph = m->mesh_graph;
+  source.nmeshgraph = m->nmeshgraph;
+  source.mesh_graphadr = m->mesh_graphadr;
+  source.fields = fields != nullptr ? fields->data() : nullptr;
+  source.nfield_entries = fields != nullptr ? static_cast<long>(fields->bytes() / 4) : 0;
+  source.field_offset = field_offset.data();
+  source.field_res = fields != nullptr ? fields->res() : 0;
+  source.field_refine = state->config().support_refine;
+  source.settings.max_iterations = m->opt.ccd_iterations;
+  source.settings.tolerance = m->opt.ccd_tolerance;
+  source.settings.algorithm = state->config().ccd;
+  source.settings.multicontact = state->config().multicontact;
+  source.settings.manifold = state->config().manifold;
+  entry.pass = cuda::DevicePass::Create(source, &entry.why);
+  return entry;
+}
+
+// Phase (b) on the device for all worlds: tasks in world order, one launch, then each world's
+// cache filled from its tasks' slots. False (nothing filled) when the device failed.
+bool FillOnDevice(const mjModel* m, mjData** d, int nworld, const std::vector<WorldPairs>& lists,
+                  cuda::DevicePass* pass, batch::ThreadPool* pool, std::string* why) {
+  std::vector<cuda::DeviceTask> tasks;
+  std::vector<int> first(nworld + 1, 0);
+  for (int w = 0; w < nworld; ++w) {
+    first[w] = static_cast<int>(tasks.size());
+    const WorldPairs& list = lists[w];
+    for (size_t k = 0; k < list.pairs.size(); ++k) {
+      const batch::Candidate& c = list.pairs[k];
+      const bool convex = list.routes[k] == PairRoute::kConvex;
+      tasks.push_back({w, c.g1, c.g2, convex ? 1 : 0,
+                       convex ? mj_maxContact(m, c.g1, c.g2, c.margin > 0) : mjMAXCONPAIR,
+                       c.margin});
+    }
+  }
+  first[nworld] = static_cast<int>(tasks.size());
+  std::vector<double> pos(static_cast<size_t>(nworld) * m->ngeom * 3);
+  std::vector<double> mat(static_cast<size_t>(nworld) * m->ngeom * 9);
+  for (int w = 0; w < nworld; ++w) {
+    std::copy(d[w]->geom_xpos, d[w]->geom_xpos + 3 * m->ngeom, pos.begin() + 3L * w * m->ngeom);
+    std::copy(d[w]->geom_xmat, d[w]->geom_xmat + 9 * m->ngeom, mat.begin() + 9L * w * m->ngeom);
+  }
+  std::vector<collision::Contact> contacts(tasks.size() * cuda::kMaxTaskContacts);
+  std::vector<int> count(tasks.size());
+  if (!pass->Run(nworld, pos.data(), mat.data(), tasks.data(), static_cast<int>(tasks.size()),
+                 contacts.data(), count.data(), why)) {
+    return false;
+  }
+  pool->Run(nworld, [&](int w) {
+    InstanceState* state = FindInstance(m, d[w]);
+    for (int i = first[w]; i < first[w + 1]; ++i) {
+      const cuda::DeviceTask& t = tasks[i];
+      int n = count[i];
+      if (n < 0) {  // a non-finite pose: no contact, warned as the per-pair path does
+        n = 0;
+        if (state->FirstBadPose()) {
+          mju_warning(
+              "mjportal: geom %d or %d has a non-finite pose (NaN or infinite position or "
+              "orientation); the pair gets no contact (reported once per mjData)",
+              t.g1, t.g2);
+        }
+      }
+      state->cache().Add(
+          d[w], t.g1, t.g2, t.margin,
+          reinterpret_cast<const mjPreContact*>(contacts.data() + i * cuda::kMaxTaskContacts), n);
+    }
+    FinishWorld(state);
+  });
+  return true;
+}
+
+}  // namespace
+
+int FillWorldCache(const mjModel* m, mjData* d, int* cached) {
+  *cached = 0;
+  if (FindInstance(m, d) == nullptr) {
+    return 0;
+  }
+  WorldPairs list;
+  ListWorldPairs(m, d, &list);
+  FillWorldOnCpu(m, d, list);
+  *cached = FindInstance(m, d)->cache().size();
+  return list.candidates;
 }
 
 bool BatchStep(const mjModel* m, mjData** d, int nworld, int nstep, int nthread,
@@ -64,23 +212,36 @@ bool BatchStep(const mjModel* m, mjData** d, int nworld, int nstep, int nthread,
     }
   }
   batch::ThreadPool pool(nthread < 1 ? 1 : nthread);
-  std::vector<int> candidates(nworld), cached(nworld);
-  // One warning per process when device=cuda asks for a backend this build lacks.
+  // The device, when asked for and usable; one warning per process otherwise.
   static std::atomic<bool> warned_device{false};
-  for (int w = 0; w < nworld; ++w) {
-    InstanceState* state = FindInstance(m, d[w]);
-    if (state->config().device == Device::kCuda && !warned_device.exchange(true)) {
+  cuda::DevicePass* device = nullptr;
+  if (nworld > 0 && FindInstance(m, d[0])->config().device == Device::kCuda) {
+    DeviceEntry& entry = DeviceFor(m, FindInstance(m, d[0]));
+    device = entry.pass.get();
+    if (device == nullptr && !warned_device.exchange(true)) {
       mju_warning(
-          "mjportal: config key 'device' is 'cuda' but this build's batched pass has no CUDA "
-          "backend yet; the CPU twin runs instead (reported once per process)");
+          "mjportal: config key 'device' is 'cuda' but %s; the batched pass runs on the CPU "
+          "(reported once per process)",
+          entry.why.c_str());
     }
-    state->cache().ResetCounts();
   }
+  for (int w = 0; w < nworld; ++w) {
+    FindInstance(m, d[w])->cache().ResetCounts();
+  }
+  std::vector<WorldPairs> lists(nworld);
   for (int step = 0; step < nstep; ++step) {
     const double t0 = Seconds();
     pool.Run(nworld, [&](int w) { mj_kinematics(m, d[w]); });
     const double t1 = Seconds();
-    pool.Run(nworld, [&](int w) { candidates[w] = FillWorldCache(m, d[w], &cached[w]); });
+    pool.Run(nworld, [&](int w) { ListWorldPairs(m, d[w], &lists[w]); });
+    std::string why;
+    if (device == nullptr || !FillOnDevice(m, d, nworld, lists, device, &pool, &why)) {
+      if (device != nullptr) {
+        mju_warning("mjportal: %s; the batched pass runs on the CPU from now on", why.c_str());
+        device = nullptr;
+      }
+      pool.Run(nworld, [&](int w) { FillWorldOnCpu(m, d[w], lists[w]); });
+    }
     const double t2 = Seconds();
     pool.Run(nworld, [&](int w) {
       mj_step(m, d[w]);
@@ -92,11 +253,12 @@ bool BatchStep(const mjModel* m, mjData** d, int nworld, int nstep, int nthread,
     stats->step_s += t3 - t2;
     for (int w = 0; w < nworld; ++w) {
       stats->contacts += d[w]->ncon;
-      stats->candidates += candidates[w];
-      stats->cached += cached[w];
+      stats->candidates += lists[w].candidates;
+      stats->cached += FindInstance(m, d[w])->cache().size();
     }
     stats->world_steps += nworld;
   }
+  stats->device = device != nullptr;
   for (int w = 0; w < nworld; ++w) {
     const PairCache& cache = FindInstance(m, d[w])->cache();
     stats->hits += cache.hits();

@@ -5,8 +5,9 @@
 //       for each pair its mode answers, into the world's pair cache (batch/pair_cache.h);
 //   (c) mj_step of every world: the dispatcher serves pairs from the cache when key and pose
 //       bits match, and computes the rest on the spot.
-// The CUDA backend of phase (b) runs the same kernels over all worlds' candidates at once; this
-// CPU twin runs the same pass functions per world on threads.
+// Phase (b) runs on the CUDA device (cuda/batch_pass.h: all worlds' pairs in one launch, the same
+// kernels) when the instance says device="cuda" and a device is usable, else on the CPU twin (the
+// same pass per world on the thread pool).
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -25,6 +26,7 @@ struct BatchStats {
   std::int64_t cached = 0;      // pairs the pass computed and cached
   std::int64_t hits = 0;        // dispatcher calls answered from the cache
   std::int64_t misses = 0;      // dispatcher calls for pairs mjportal answers, not in the cache
+  bool device = false;          // phase (b) ran on the CUDA device
 };
 
 // Steps worlds d[0..nworld) of m `nstep` times with the batched pass, on `nthread` threads

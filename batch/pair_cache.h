@@ -6,8 +6,8 @@
 // computed from. The dispatcher answers from an entry only when key, margin and every pose bit
 // match: the entry then holds exactly what the kernel would return now (the kernels are pure
 // functions of the model, the poses and the margin). Anything else is computed on the spot and
-// counted as a miss. A full buffer (max_collision_pairs entries, or four contacts per entry on
-// average) leaves the rest of the pairs uncached, never dropped.
+// counted as a miss. A full buffer (max_collision_pairs entries) leaves the rest of the pairs
+// uncached, never dropped.
 //
 // Filling is single-threaded (one world, one worker); reading may run on MuJoCo's thread pool,
 // so lookups only read and the counters are relaxed atomics.
@@ -27,7 +27,7 @@ class PairCache {
  public:
   // Pose bits of one geom: position (3) and rotation (9).
   static constexpr int kPoseDoubles = 12;
-  // Contacts stored per entry on average before the contact buffer counts as full.
+  // Contacts reserved per entry (the contact store grows beyond it if needed).
   static constexpr int kContactsPerPair = 4;
 
   // Starts a fill for `capacity` pairs; drops the previous entries.
@@ -39,15 +39,18 @@ class PairCache {
     contacts_.reserve(
         std::max<size_t>(static_cast<size_t>(capacity) * kContactsPerPair, mjMAXCONPAIR));
     wanted_ = 0;
+    reserved_ = 0;
     active_ = false;
   }
 
-  // True while another entry fits (pairs and contacts). Counts every pair offered, so that
-  // wanted() tells how large the buffer should have been.
+  // Reserves an entry when one is left. Counts every pair offered, so that wanted() tells how
+  // large the buffer should have been.
   bool Room() {
     ++wanted_;
-    return static_cast<int>(entries_.size()) < capacity_ &&
-           contacts_.size() + mjMAXCONPAIR <= contacts_.capacity();
+    if (reserved_ >= capacity_)
+      return false;
+    ++reserved_;
+    return true;
   }
 
   // Adds the answer `con[0..count)` of pair (g1, g2) at `margin`, computed from d's poses.
@@ -125,6 +128,7 @@ class PairCache {
 
   int capacity_ = 0;
   int wanted_ = 0;
+  int reserved_ = 0;
   bool active_ = false;
   std::vector<Entry> entries_;
   std::vector<mjPreContact> contacts_;

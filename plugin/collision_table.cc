@@ -84,20 +84,21 @@ int CollideConvexFast(const mjModel* m, mjData* d, InstanceState* state, mjPreCo
   return count;
 }
 
-// True when the instance's mode answers (Type1, Type2) with mjportal's kernels (else MuJoCo's
-// original does).
+// How the instance's mode answers (Type1, Type2): an analytic kernel, the convex solver, or
+// MuJoCo's original.
 template <int Type1, int Type2>
-bool AnswersPair(Mode mode) {
+PairRoute RouteOf(Mode mode) {
   constexpr auto kType1 = static_cast<collision::ShapeType>(Type1);
   constexpr auto kType2 = static_cast<collision::ShapeType>(Type2);
   if constexpr (collision::HasPairKernel(kType1, kType2)) {
     if (RoutesToKernel(mode, Type1, Type2))
-      return true;
+      return PairRoute::kKernel;
   }
   if constexpr (UsesConvexSolver(Type1, Type2)) {
-    return mode == Mode::kFast;
+    if (mode == Mode::kFast)
+      return PairRoute::kConvex;
   }
-  return false;
+  return PairRoute::kDelegated;
 }
 
 // mjportal's answer for (g1, g2) in the instance's mode; -1 when the mode delegates the pair.
@@ -145,7 +146,7 @@ int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjt
     return original_table[Type1][Type2](m, d, con, g1, g2, margin);
   }
   PairCache& cache = state->cache();
-  if (cache.active() && AnswersPair<Type1, Type2>(state->config().mode)) {
+  if (cache.active() && RouteOf<Type1, Type2>(state->config().mode) != PairRoute::kDelegated) {
     int count;
     if (cache.Lookup(d, g1, g2, margin, con, &count)) {
       return count;
@@ -168,12 +169,12 @@ constexpr std::array<OursFn, sizeof...(I)> MakeOurs(std::index_sequence<I...>) {
   return {&Ours<static_cast<int>(I) / mjNGEOMTYPES, static_cast<int>(I) % mjNGEOMTYPES>...};
 }
 constexpr auto kOurs = MakeOurs(std::make_index_sequence<mjNGEOMTYPES * mjNGEOMTYPES>());
-using AnswersFn = bool (*)(Mode);
+using RouteFn = PairRoute (*)(Mode);
 template <size_t... I>
-constexpr std::array<AnswersFn, sizeof...(I)> MakeAnswers(std::index_sequence<I...>) {
-  return {&AnswersPair<static_cast<int>(I) / mjNGEOMTYPES, static_cast<int>(I) % mjNGEOMTYPES>...};
+constexpr std::array<RouteFn, sizeof...(I)> MakeRoutes(std::index_sequence<I...>) {
+  return {&RouteOf<static_cast<int>(I) / mjNGEOMTYPES, static_cast<int>(I) % mjNGEOMTYPES>...};
 }
-constexpr auto kAnswers = MakeAnswers(std::make_index_sequence<mjNGEOMTYPES * mjNGEOMTYPES>());
+constexpr auto kRoutes = MakeRoutes(std::make_index_sequence<mjNGEOMTYPES * mjNGEOMTYPES>());
 
 // The table of dispatchers, one instantiation per type pair.
 template <size_t... I>
@@ -204,12 +205,12 @@ bool CollisionTableInstalled() {
   return installed;
 }
 
-bool AnswersPair(const mjModel* m, const InstanceState* state, int g1, int g2) {
+PairRoute RoutePair(const mjModel* m, const InstanceState* state, int g1, int g2) {
   const int t1 = m->geom_type[g1], t2 = m->geom_type[g2];
   if (t1 > t2 || original_table[t1][t2] == nullptr) {
-    return false;
+    return PairRoute::kDelegated;
   }
-  return kAnswers[t1 * mjNGEOMTYPES + t2](state->config().mode);
+  return kRoutes[t1 * mjNGEOMTYPES + t2](state->config().mode);
 }
 
 int ComputeOurs(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, int g1,

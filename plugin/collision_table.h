@@ -20,8 +20,9 @@ class InstanceState;
 int ComputeOurs(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, int g1,
                 int g2, mjtNum margin);
 
-// True when the instance's mode answers the pair of geoms (g1, g2) with mjportal's kernels.
-bool AnswersPair(const mjModel* m, const InstanceState* state, int g1, int g2);
+// How the instance's mode answers the pair of geoms (g1, g2) (MuJoCo's order).
+enum class PairRoute { kDelegated, kKernel, kConvex };
+PairRoute RoutePair(const mjModel* m, const InstanceState* state, int g1, int g2);
 
 // MuJoCo's entry for (type1, type2) as it was before installation; nullptr for empty entries.
 mjfCollision OriginalCollision(int type1, int type2);

@@ -70,6 +70,7 @@ typedef struct mjportalBatchStats_ {
   long long cached;      /* pairs the pass computed and cached */
   long long hits;        /* narrowphase calls answered from a cache */
   long long misses;      /* calls for pairs mjportal answers that were not cached (computed) */
+  int device;            /* 1 when the pass ran on the CUDA device, 0 on the CPU */
 } mjportalBatchStats;
 
 /* Steps the nworld mjData in d (all made from m, whose mjportal instance configures the pass)

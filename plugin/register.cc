@@ -177,9 +177,9 @@ int mjportal_batchStep(const mjModel* m, mjData** d, int nworld, int nstep, int 
     return -1;
   }
   if (stats != nullptr) {
-    *stats = {measured.kinematics_s, measured.pass_s,   measured.step_s,
-              measured.world_steps,  measured.contacts, measured.candidates,
-              measured.cached,       measured.hits,     measured.misses};
+    *stats = {measured.kinematics_s, measured.pass_s,        measured.step_s, measured.world_steps,
+              measured.contacts,     measured.candidates,    measured.cached, measured.hits,
+              measured.misses,       measured.device ? 1 : 0};
   }
   return 0;
 }

@@ -25,6 +25,10 @@ class ModelSupportFields {
   const std::int32_t* field(int mesh_id) const {
     return offset_[mesh_id] < 0 ? nullptr : entries_.data() + offset_[mesh_id];
   }
+  // All fields back to back (bytes() / 4 entries) and mesh `mesh_id`'s start in them (-1: none),
+  // for copying the store elsewhere (the CUDA pass).
+  const std::int32_t* data() const { return entries_.data(); }
+  long offset(int mesh_id) const { return offset_[mesh_id]; }
   int res() const { return res_; }
   int count() const { return count_; }
   std::size_t bytes() const { return entries_.size() * sizeof(std::int32_t); }

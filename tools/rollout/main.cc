@@ -142,13 +142,14 @@ int main(int argc, char** argv) {
     total.cached += stats.cached;
     total.hits += stats.hits;
     total.misses += stats.misses;
+    total.device = stats.device;
   }
 
   const double world_steps = static_cast<double>(o.worlds) * o.steps;
   const double calls = static_cast<double>(total.hits + total.misses);
   const double hit_rate = calls > 0 ? total.hits / calls : 1.0;
-  // The batched pass runs on the CPU twin until the CUDA backend lands (the plugin warns).
-  const char* ran_on = "cpu";
+  // Where the pass ran: the CPU twin when no device was usable (the plugin warns once).
+  const char* ran_on = total.device ? "cuda" : "cpu";
   if (o.json) {
     std::printf(
         "{\"model\": \"%s\", \"worlds\": %d, \"steps\": %d, \"threads\": %d, \"device\": \"%s\", "
