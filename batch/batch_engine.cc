@@ -7,7 +7,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "batch/candidates.h"
@@ -84,21 +83,26 @@ void FillWorldOnCpu(const mjModel* m, mjData* d, const WorldPairs& list) {
 
 // ---- CUDA backend --------------------------------------------------------------------------
 
-// The device copy of a model, made once per model and kept for the process (keyed by the model
-// and its mesh arrays, like the support fields). Null when the device cannot be used.
+// The device copy of a model, made once per model: shared by the mjData that step with it (each
+// instance holds it) and found again through a registry of weak references, so it goes with the
+// last of them and a later model at the same address gets its own. Null when the device cannot be
+// used.
 struct DeviceEntry {
   std::unique_ptr<cuda::DevicePass> pass;
-  std::string why;  // why there is none
+  std::string why;                  // why there is none
+  std::atomic<bool> warned{false};  // the fallback was reported (once per model)
 };
 
-DeviceEntry& DeviceFor(const mjModel* m, const InstanceState* state) {
+std::shared_ptr<DeviceEntry> DeviceFor(const mjModel* m, const InstanceState* state) {
   static std::mutex mutex;
-  static std::map<std::tuple<const mjModel*, const float*, int, int>, DeviceEntry> registry;
+  static std::map<const mjModel*, std::weak_ptr<DeviceEntry>> registry;
   std::lock_guard<std::mutex> lock(mutex);
-  DeviceEntry& entry = registry[{m, m->mesh_vert, m->ngeom, m->nmeshvert}];
-  if (entry.pass != nullptr || !entry.why.empty()) {
-    return entry;
+  if (std::shared_ptr<DeviceEntry> alive = registry[m].lock()) {
+    return alive;
   }
+  auto made = std::make_shared<DeviceEntry>();
+  registry[m] = made;
+  DeviceEntry& entry = *made;
   std::vector<int> geom_mesh(m->ngeom);
   for (int g = 0; g < m->ngeom; ++g) {
     geom_mesh[g] = m->geom_type[g] == mjGEOM_MESH ? m->geom_dataid[g] : -1;
@@ -134,7 +138,7 @@ DeviceEntry& DeviceFor(const mjModel* m, const InstanceState* state) {
   source.settings.multicontact = state->config().multicontact;
   source.settings.manifold = state->config().manifold;
   entry.pass = cuda::DevicePass::Create(source, &entry.why);
-  return entry;
+  return made;
 }
 
 // Phase (b) on the device for all worlds: tasks in world order, one launch, then each world's
@@ -212,16 +216,22 @@ bool BatchStep(const mjModel* m, mjData** d, int nworld, int nstep, int nthread,
     }
   }
   batch::ThreadPool pool(nthread < 1 ? 1 : nthread);
-  // The device, when asked for and usable; one warning per process otherwise.
-  static std::atomic<bool> warned_device{false};
+  // The device, when asked for and usable; one warning per model otherwise.
   cuda::DevicePass* device = nullptr;
   if (nworld > 0 && FindInstance(m, d[0])->config().device == Device::kCuda) {
-    DeviceEntry& entry = DeviceFor(m, FindInstance(m, d[0]));
+    std::shared_ptr<void>& slot = FindInstance(m, d[0])->device_slot();
+    if (slot == nullptr) {
+      slot = DeviceFor(m, FindInstance(m, d[0]));
+    }
+    for (int w = 1; w < nworld; ++w) {
+      FindInstance(m, d[w])->device_slot() = slot;
+    }
+    DeviceEntry& entry = *std::static_pointer_cast<DeviceEntry>(slot);
     device = entry.pass.get();
-    if (device == nullptr && !warned_device.exchange(true)) {
+    if (device == nullptr && !entry.warned.exchange(true)) {
       mju_warning(
           "mjportal: config key 'device' is 'cuda' but %s; the batched pass runs on the CPU "
-          "(reported once per process)",
+          "(reported once per model)",
           entry.why.c_str());
     }
   }

@@ -69,6 +69,9 @@ class InstanceState {
 
   // The batched pass's answers for this mjData (batch/pair_cache.h).
   PairCache& cache() { return cache_; }
+  // The batched engine's device copy of the model, shared by the mjData that used it (owned
+  // here so that it lives as long as they do; batch/batch_engine.cc knows its type).
+  std::shared_ptr<void>& device_slot() { return device_; }
   // True the first time only: one warning per instance for a full candidate buffer.
   bool FirstFullBuffer() { return !warned_full_buffer_.exchange(true); }
 
@@ -89,6 +92,7 @@ class InstanceState {
   std::atomic<bool> warned_bad_pose_{false};
   std::atomic<bool> warned_full_buffer_{false};
   PairCache cache_;
+  std::shared_ptr<void> device_;
   std::atomic<std::int64_t> ours_[mjNGEOMTYPES][mjNGEOMTYPES] = {};
   std::atomic<std::int64_t> delegated_[mjNGEOMTYPES][mjNGEOMTYPES] = {};
 };

@@ -126,16 +126,79 @@ TEST_F(BatchBufferTest, TinyBufferStillIdenticalAndWarnsOnce) {
     EXPECT_NE(w.find("max_collision_pairs is 1"), std::string::npos) << w;
 }
 
-// device=cuda on a build without the CUDA backend: one clear warning (per process), then the CPU
-// twin.
+// device=cuda where no device is usable (no backend, or no device or driver): one clear warning
+// per model, then the CPU twin. Skipped where a device is usable (the CUDA suite covers that).
 TEST_F(BatchBufferTest, CudaDeviceFallsBackToCpuWithWarning) {
   const std::string model = std::string(MJPORTAL_MODELS_DIR) + "/primitive_mix.xml";
   const mjportalBatchStats stats = RunBoth(model, {{"mode", "fast"}, {"device", "cuda"}}, 2, false);
+  if (stats.device) {
+    GTEST_SKIP() << "a CUDA device is usable here";
+  }
   EXPECT_EQ(stats.misses, 0);
   const std::vector<std::string> warnings = TakeWarnings();
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("'device' is 'cuda'"), std::string::npos) << warnings[0];
 }
+
+// The CUDA pass against the CPU twin (runs only where a device is usable, e.g. tools/gpu-check.sh):
+// N worlds stepped with device=cuda and with device=cpu stay bitwise identical, compat and fast.
+struct CudaParam {
+  std::string model;
+  std::string mode;
+  int worlds;
+};
+
+void PrintTo(const CudaParam& p, std::ostream* os) {
+  *os << ModelName(p.model) << " " << p.mode << " worlds=" << p.worlds;
+}
+
+class CudaPassTest : public MujocoTest, public ::testing::WithParamInterface<CudaParam> {};
+
+TEST_P(CudaPassTest, DeviceMatchesCpuTwinBitwise) {
+  const tools::PluginApi& api = LoadPlugin();
+  const CudaParam& p = GetParam();
+  std::string error;
+  tools::ModelPtr gpu =
+      tools::LoadWithPlugin(p.model, {{"mode", p.mode}, {"device", "cuda"}}, &error);
+  ASSERT_TRUE(gpu) << error;
+  tools::ModelPtr cpu =
+      tools::LoadWithPlugin(p.model, {{"mode", p.mode}, {"device", "cpu"}}, &error);
+  ASSERT_TRUE(cpu) << error;
+  tools::Worlds on_gpu(gpu.get(), p.worlds), on_cpu(cpu.get(), p.worlds);
+  long long hits = 0;
+  for (int step = 0; step < Steps(); ++step) {
+    mjportalBatchStats g = {}, c = {};
+    ASSERT_EQ(api.batchStep(gpu.get(), on_gpu.raw.data(), p.worlds, 1, 2, &g), 0);
+    if (!g.device) {
+      TakeWarnings();
+      GTEST_SKIP() << "no usable CUDA device";
+    }
+    ASSERT_EQ(api.batchStep(cpu.get(), on_cpu.raw.data(), p.worlds, 1, 2, &c), 0);
+    EXPECT_EQ(g.misses, 0);
+    hits += g.hits;
+    for (int w = 0; w < p.worlds; ++w) {
+      const std::string diff =
+          tools::FirstDifference(cpu.get(), on_cpu.raw[w], gpu.get(), on_gpu.raw[w]);
+      ASSERT_TRUE(diff.empty()) << "world " << w << " differs at step " << step << " in " << diff;
+    }
+  }
+  EXPECT_GT(hits, 0);
+}
+
+std::vector<CudaParam> CudaRuns() {
+  std::vector<CudaParam> runs;
+  for (const std::string& model : BundledModels()) {
+    for (const char* mode : {"compat", "fast"})
+      runs.push_back({model, mode, 64});
+  }
+  return runs;
+}
+
+std::string CudaRunName(const ::testing::TestParamInfo<CudaParam>& info) {
+  return ModelName(info.param.model) + "_" + info.param.mode;
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, CudaPassTest, ::testing::ValuesIn(CudaRuns()), CudaRunName);
 
 }  // namespace
 }  // namespace mjportal::testing
