@@ -1,6 +1,7 @@
 #include "tests/fixture.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <stdexcept>
@@ -44,9 +45,19 @@ std::vector<std::string> MujocoTest::TakeWarnings() {
   return taken;
 }
 
+std::string PluginPath() {
+  const char* env = std::getenv("MJPORTAL_PLUGIN_PATH");
+  return env != nullptr && env[0] != '\0' ? env : MJPORTAL_PLUGIN_PATH;
+}
+
+std::string ModelsDir() {
+  const char* env = std::getenv("MJPORTAL_MODELS_DIR");
+  return env != nullptr && env[0] != '\0' ? env : MJPORTAL_MODELS_DIR;
+}
+
 const tools::PluginApi& LoadPlugin() {
   std::string error;
-  const tools::PluginApi* api = tools::LoadPluginApi(MJPORTAL_PLUGIN_PATH, &error);
+  const tools::PluginApi* api = tools::LoadPluginApi(PluginPath(), &error);
   if (api == nullptr || api->hookInstalled() != 1) {
     throw std::runtime_error("mjportal library unusable: " + error);
   }
@@ -55,7 +66,7 @@ const tools::PluginApi& LoadPlugin() {
 
 std::vector<std::string> BundledModels() {
   std::vector<std::string> paths;
-  for (const auto& entry : std::filesystem::directory_iterator(MJPORTAL_MODELS_DIR)) {
+  for (const auto& entry : std::filesystem::directory_iterator(ModelsDir())) {
     if (entry.path().extension() == ".xml") {
       paths.push_back(entry.path().string());
     }

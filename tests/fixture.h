@@ -30,6 +30,11 @@ class MujocoTest : public ::testing::Test {
 // and hooked the table, and returns its C API.
 const tools::PluginApi& LoadPlugin();
 
+// libmjportal.so and the models folder: $MJPORTAL_PLUGIN_PATH / $MJPORTAL_MODELS_DIR when set (a
+// build carried to another machine, tools/gpu-check.sh), else the build tree's.
+std::string PluginPath();
+std::string ModelsDir();
+
 // Absolute paths of every models/*.xml, sorted.
 std::vector<std::string> BundledModels();
 

@@ -95,7 +95,7 @@ std::vector<BatchParam> Runs() {
     runs.push_back({model, "fast", 7, true});
   }
   for (const char* name : {"mesh_pile", "primitive_mix"}) {
-    const std::string model = std::string(MJPORTAL_MODELS_DIR) + "/" + name + ".xml";
+    const std::string model = ModelsDir() + "/" + name + ".xml";
     for (int worlds : {1, 64})
       runs.push_back({model, "fast", worlds, false});
     runs.push_back({model, "compat", 64, false});
@@ -115,7 +115,7 @@ INSTANTIATE_TEST_SUITE_P(Models, BatchEngineTest, ::testing::ValuesIn(Runs()), R
 class BatchBufferTest : public BatchEngineTest {};
 
 TEST_F(BatchBufferTest, TinyBufferStillIdenticalAndWarnsOnce) {
-  const std::string model = std::string(MJPORTAL_MODELS_DIR) + "/mesh_pile.xml";
+  const std::string model = ModelsDir() + "/mesh_pile.xml";
   const mjportalBatchStats stats =
       RunBoth(model, {{"mode", "fast"}, {"max_collision_pairs", "1"}}, 7, false);
   EXPECT_GT(stats.misses, 0);
@@ -129,7 +129,7 @@ TEST_F(BatchBufferTest, TinyBufferStillIdenticalAndWarnsOnce) {
 // device=cuda where no device is usable (no backend, or no device or driver): one clear warning
 // per model, then the CPU twin. Skipped where a device is usable (the CUDA suite covers that).
 TEST_F(BatchBufferTest, CudaDeviceFallsBackToCpuWithWarning) {
-  const std::string model = std::string(MJPORTAL_MODELS_DIR) + "/primitive_mix.xml";
+  const std::string model = ModelsDir() + "/primitive_mix.xml";
   const mjportalBatchStats stats = RunBoth(model, {{"mode", "fast"}, {"device", "cuda"}}, 2, false);
   if (stats.device) {
     GTEST_SKIP() << "a CUDA device is usable here";

@@ -157,7 +157,7 @@ TEST_F(ConfigTest, SeveralModelsWithDifferentConfigs) {
 TEST_F(ConfigTest, InjectionThroughSpec) {
   LoadPlugin();
   std::string error;
-  const std::string path = std::string(MJPORTAL_MODELS_DIR) + "/sphere_on_plane.xml";
+  const std::string path = ModelsDir() + "/sphere_on_plane.xml";
   tools::ModelPtr injected = tools::LoadWithPlugin(path, {{"mode", "compat"}}, &error);
   ASSERT_TRUE(injected) << error;
   ASSERT_EQ(injected->nplugin, 1);

@@ -86,8 +86,7 @@ using FastModeScenes = MujocoTest;
 // A bundled model in fast mode (fails the test when it does not load).
 tools::ModelPtr LoadFast(const char* name) {
   std::string error;
-  tools::ModelPtr m = tools::LoadWithPlugin(std::string(MJPORTAL_MODELS_DIR) + "/" + name,
-                                            {{"mode", "fast"}}, &error);
+  tools::ModelPtr m = tools::LoadWithPlugin(ModelsDir() + "/" + name, {{"mode", "fast"}}, &error);
   EXPECT_TRUE(m) << error;
   return m;
 }

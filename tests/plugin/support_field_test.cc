@@ -23,7 +23,7 @@ class SupportFieldTest : public MujocoTest, public ::testing::WithParamInterface
 TEST_P(SupportFieldTest, RefinedIsExactUnrefinedWithinGridResolution) {
   const int res = GetParam();
   std::string error;
-  tools::ModelPtr m = tools::LoadStock(std::string(MJPORTAL_MODELS_DIR) + "/mesh_pile.xml", &error);
+  tools::ModelPtr m = tools::LoadStock(ModelsDir() + "/mesh_pile.xml", &error);
   ASSERT_TRUE(m) << error;
   std::mt19937_64 rng(99);
   std::normal_distribution<double> gauss;
