@@ -13,11 +13,15 @@
 
 #include "collision/contact.h"
 #include "collision/convex_contact.h"
+#include "collision/pair_kernels.h"
 
 namespace mjportal::cuda {
 
-// The most contacts one pair may return (fast convex pairs; analytic kernels return fewer).
-constexpr int kMaxTaskContacts = collision::kMaxConvexContacts;
+// The most contacts one pair may return: the larger of the analytic kernels' (box–box: 8) and
+// the convex solver's.
+constexpr int kMaxTaskContacts = collision::kMaxPairContacts > collision::kMaxConvexContacts
+                                     ? collision::kMaxPairContacts
+                                     : collision::kMaxConvexContacts;
 
 // One pair of one world. `convex`: 1 for fast mode's convex solver, 0 for an analytic kernel.
 struct DeviceTask {
