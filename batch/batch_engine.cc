@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -137,7 +138,11 @@ std::shared_ptr<DeviceEntry> DeviceFor(const mjModel* m, const InstanceState* st
   source.settings.algorithm = state->config().ccd;
   source.settings.multicontact = state->config().multicontact;
   source.settings.manifold = state->config().manifold;
-  entry.pass = cuda::DevicePass::Create(source, &entry.why);
+  // MJPORTAL_DEVICE_EMULATION=1: the device path on the host (cuda/batch_pass_host.cc).
+  const char* emulate = std::getenv("MJPORTAL_DEVICE_EMULATION");
+  entry.pass = emulate != nullptr && emulate[0] == '1'
+                   ? cuda::DevicePass::CreateHostEmulation(source)
+                   : cuda::DevicePass::Create(source, &entry.why);
   return made;
 }
 

@@ -2,83 +2,25 @@
 
 #include <vector>
 
-#include "collision/convex_contact.h"
-#include "collision/pair_kernels.h"
 #include "cuda/batch_pass.h"
 #include "cuda/launch.h"
+#include "cuda/pass_task.h"
 
 namespace mjportal::cuda {
 namespace {
 
 using collision::Contact;
-using collision::ConvexGeom;
-using collision::GeomView;
 using collision::MeshView;
-using collision::ShapeType;
 
 // Per-thread stack for the convex solvers (EPA's polytope, the manifold's clip buffers).
 constexpr size_t kStackBytes = 32 * 1024;
 
-// Device copies of the model, and per geom the two mesh views the host builds (MeshViewOf for the
-// analytic kernels; with the support field and warm start for the convex solver).
-struct DeviceModel {
-  int ngeom = 0;
-  const int* geom_type = nullptr;
-  const double* geom_size = nullptr;
-  const MeshView* plain_mesh = nullptr;  // [ngeom]
-  const MeshView* fast_mesh = nullptr;   // [ngeom]
-  collision::ConvexSettings settings;
-};
-
-struct Launch {
-  DeviceModel model;
-  const double* pos;  // [nworld][ngeom][3]
-  const double* mat;  // [nworld][ngeom][9]
-  const DeviceTask* tasks;
-  int ntask;
-  Contact* contacts;  // [ntask][kMaxTaskContacts]
-  int* count;         // [ntask]
-};
-
-// One task: the same dispatch as the plugin's (collision_table.cc), on the task's world's poses.
-__global__ void PassKernel(Launch l) {
+// One thread per task.
+__global__ void PassKernel(PassLaunch l) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= l.ntask) {
-    return;
+  if (i < l.ntask) {
+    RunPassTask(l, i);
   }
-  const DeviceTask t = l.tasks[i];
-  const long base = static_cast<long>(t.world) * l.model.ngeom;
-  const int type1 = l.model.geom_type[t.g1], type2 = l.model.geom_type[t.g2];
-  Contact* out = l.contacts + static_cast<long>(i) * kMaxTaskContacts;
-  const GeomView geom1 = {l.pos + 3 * (base + t.g1), l.mat + 9 * (base + t.g1),
-                          l.model.geom_size + 3 * t.g1,
-                          type1 == static_cast<int>(ShapeType::kMesh) ? l.model.plain_mesh + t.g1
-                                                                        : nullptr};
-  const GeomView geom2 = {l.pos + 3 * (base + t.g2), l.mat + 9 * (base + t.g2),
-                          l.model.geom_size + 3 * t.g2,
-                          type2 == static_cast<int>(ShapeType::kMesh) ? l.model.plain_mesh + t.g2
-                                                                        : nullptr};
-  if (!t.convex) {
-    l.count[i] = collision::CollidePair(static_cast<ShapeType>(type1),
-                                        static_cast<ShapeType>(type2), geom1, geom2, t.margin, out);
-    return;
-  }
-  // The convex solver warms its mesh support per call: private copies of the views.
-  MeshView mesh1, mesh2;
-  ConvexGeom a = {static_cast<ShapeType>(type1), geom1};
-  ConvexGeom b = {static_cast<ShapeType>(type2), geom2};
-  if (geom1.mesh != nullptr) {
-    mesh1 = l.model.fast_mesh[t.g1];
-    a.view.mesh = &mesh1;
-  }
-  if (geom2.mesh != nullptr) {
-    mesh2 = l.model.fast_mesh[t.g2];
-    b.view.mesh = &mesh2;
-  }
-  collision::ConvexCounters counters;
-  const int n =
-      collision::CollideConvex(a, b, l.model.settings, t.margin, out, t.capacity, &counters);
-  l.count[i] = counters.bad_pose != 0 ? -1 : n;
 }
 
 // Device buffer that frees itself.
@@ -130,27 +72,7 @@ class CudaPass final : public DevicePass {
       e = fields_.Upload(src.fields, static_cast<size_t>(src.nfield_entries));
     // Mesh views pointing into the device arrays.
     std::vector<MeshView> plain(src.ngeom), fast(src.ngeom);
-    for (int g = 0; g < src.ngeom && e == cudaSuccess; ++g) {
-      const int mesh = src.geom_mesh[g];
-      if (mesh < 0)
-        continue;
-      const int graphadr = src.mesh_graphadr[mesh];
-      const int count = src.mesh_vertnum[mesh];
-      MeshView v{};
-      v.vert = vert_.ptr + 3L * src.mesh_vertadr[mesh];
-      v.nvert = count;
-      v.graph = graphadr < 0 ? nullptr : graph_.ptr + graphadr;
-      v.hillclimb = graphadr >= 0 && count >= 10;  // MuJoCo's rule (plugin/mesh_view.h)
-      v.rbound = src.geom_rbound[g];
-      plain[g] = v;
-      v.warm_start = true;
-      if (src.fields != nullptr && src.field_offset[mesh] >= 0) {
-        v.field = fields_.ptr + src.field_offset[mesh];
-        v.field_res = src.field_res;
-        v.field_refine = src.field_refine;
-      }
-      fast[g] = v;
-    }
+    BuildMeshViews(src, vert_.ptr, graph_.ptr, fields_.ptr, plain.data(), fast.data());
     if (e == cudaSuccess)
       e = plain_.Upload(plain.data(), plain.size());
     if (e == cudaSuccess)
@@ -183,7 +105,8 @@ class CudaPass final : public DevicePass {
     if (e == cudaSuccess)
       e = count_.Reserve(ntask);
     if (e == cudaSuccess) {
-      const Launch l = {model_, pos_.ptr, mat_.ptr, tasks_.ptr, ntask, contacts_.ptr, count_.ptr};
+      const PassLaunch l = {model_, pos_.ptr,      mat_.ptr,  tasks_.ptr,
+                            ntask,  contacts_.ptr, count_.ptr};
       PassKernel<<<BlocksFor(ntask), kThreadsPerBlock>>>(l);
       e = cudaGetLastError();
     }
@@ -201,7 +124,7 @@ class CudaPass final : public DevicePass {
   }
 
  private:
-  DeviceModel model_;
+  PassModel model_;
   Buffer<int> geom_type_;
   Buffer<double> geom_size_;
   Buffer<float> vert_;

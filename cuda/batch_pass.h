@@ -8,6 +8,7 @@
 // DevicePass::Create answers nullptr (with a reason) where there is no backend or no device.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -60,6 +61,8 @@ class DevicePass {
   // Uploads the model; nullptr with *why when this build has no CUDA backend, no device is
   // visible, or an allocation fails.
   static std::unique_ptr<DevicePass> Create(const DeviceModelSource& model, std::string* why);
+  // The same pass run on the host over the same flattened data (tests, machines without a GPU).
+  static std::unique_ptr<DevicePass> CreateHostEmulation(const DeviceModelSource& model);
   virtual ~DevicePass() = default;
 
   // Runs `ntask` tasks on poses of `nworld` worlds (pos [nworld][ngeom][3], mat

@@ -38,7 +38,7 @@ fi
 echo "== CUDA pass vs CPU twin (bitwise, 50 steps each)"
 if [ -x build/bin/mjportal_plugin_tests ]; then
   MJPORTAL_BATCH_STEPS=50 timeout 120 build/bin/mjportal_plugin_tests \
-    --gtest_filter='Models/CudaPassTest.*:BatchBufferTest.*' --gtest_brief=1 2>&1 | tail -15
+    --gtest_filter='Models/CudaPassTest.*_device:BatchBufferTest.*' --gtest_brief=1 2>&1 | tail -15
 else
   echo "(no test binary: GoogleTest missing here and no carried build)"
 fi

@@ -1,0 +1,60 @@
+// The device pass emulated on the host: the same flattened model (own copies of the mesh arrays
+// and fields, mesh views into them), the same task list and slots, RunPassTask in a loop. The
+// batched engine uses it for device="cuda" when MJPORTAL_DEVICE_EMULATION=1, so that the tests
+// check the device path's data layout and result handling on machines without a GPU.
+#include <vector>
+
+#include "cuda/batch_pass.h"
+#include "cuda/pass_task.h"
+
+namespace mjportal::cuda {
+namespace {
+
+class HostPass final : public DevicePass {
+ public:
+  explicit HostPass(const DeviceModelSource& src)
+      : geom_type_(src.geom_type, src.geom_type + src.ngeom),
+        geom_size_(src.geom_size, src.geom_size + 3L * src.ngeom),
+        vert_(src.mesh_vert, src.mesh_vert + 3L * src.nmeshvert),
+        graph_(src.mesh_graph, src.mesh_graph + src.nmeshgraph),
+        plain_(src.ngeom),
+        fast_(src.ngeom) {
+    if (src.fields != nullptr)
+      fields_.assign(src.fields, src.fields + src.nfield_entries);
+    BuildMeshViews(src, vert_.data(), graph_.data(),
+                   src.fields != nullptr ? fields_.data() : nullptr, plain_.data(), fast_.data());
+    model_.ngeom = src.ngeom;
+    model_.geom_type = geom_type_.data();
+    model_.geom_size = geom_size_.data();
+    model_.plain_mesh = plain_.data();
+    model_.fast_mesh = fast_.data();
+    model_.settings = src.settings;
+  }
+
+  bool Run(int nworld, const double* pos, const double* mat, const DeviceTask* tasks, int ntask,
+           collision::Contact* contacts, int* count, std::string* why) override {
+    (void)nworld;
+    (void)why;
+    const PassLaunch l = {model_, pos, mat, tasks, ntask, contacts, count};
+    for (int i = 0; i < ntask; ++i)
+      RunPassTask(l, i);
+    return true;
+  }
+
+ private:
+  std::vector<int> geom_type_;
+  std::vector<double> geom_size_;
+  std::vector<float> vert_;
+  std::vector<int> graph_;
+  std::vector<std::int32_t> fields_;
+  std::vector<collision::MeshView> plain_, fast_;
+  PassModel model_;
+};
+
+}  // namespace
+
+std::unique_ptr<DevicePass> DevicePass::CreateHostEmulation(const DeviceModelSource& model) {
+  return std::make_unique<HostPass>(model);
+}
+
+}  // namespace mjportal::cuda
