@@ -8,8 +8,8 @@
 # present; else CMake + nvcc build there (GoogleTest may be missing: then only the rollout runs).
 # MuJoCo's library and headers must be carried: .venv/lib/python3*/site-packages/mujoco.
 # Runs the CUDA-vs-CPU bitwise suite (Models/CudaPassTest: every bundled model, compat and fast,
-# 64 worlds) and mjportal-rollout at 1, 64, 1024 and 8192 worlds on a 200-vertex mesh pile and a
-# cylinder pile, device cuda and cpu, fast mode.
+# 64 worlds) and mjportal-rollout at 1, 64, 1024 and 8192 worlds on a 200-vertex mesh pile, a
+# cylinder pile and the articulated humanoid, device cuda and cpu, fast mode.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -46,7 +46,7 @@ fi
 echo "== mjportal-rollout, fast mode"
 printf '| model | worlds | steps | device | stock world-steps/s | mjportal world-steps/s | speedup | pass s | hit rate | contacts/world-step |\n'
 printf '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|\n'
-for model in mesh200_pile cylinder_pile; do
+for model in mesh200_pile cylinder_pile humanoid; do
   for worlds in 1 64 1024 8192; do
     steps=$((worlds >= 8192 ? 10 : (worlds >= 1024 ? 20 : (worlds >= 64 ? 100 : 500))))
     for device in cuda cpu; do
