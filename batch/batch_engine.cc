@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -199,7 +200,75 @@ bool FillOnDevice(const mjModel* m, mjData** d, int nworld, const std::vector<Wo
   return true;
 }
 
+// The model's device entry for d's instance, made on first use and shared by the model's mjData;
+// warns once per model when no device is usable.
+DeviceEntry& DeviceOf(const mjModel* m, InstanceState* state) {
+  std::shared_ptr<void>& slot = state->device_slot();
+  if (slot == nullptr) {
+    slot = DeviceFor(m, state);
+  }
+  DeviceEntry& entry = *std::static_pointer_cast<DeviceEntry>(slot);
+  if (entry.pass == nullptr && !entry.warned.exchange(true)) {
+    mju_warning(
+        "mjportal: config key 'device' is 'cuda' but %s; the batched pass runs on the CPU "
+        "(reported once per model)",
+        entry.why.c_str());
+  }
+  return entry;
+}
+
 }  // namespace
+
+int InStepLookup(const mjModel* m, mjData* d, InstanceState* state, int g1, int g2, mjtNum margin,
+                 mjPreContact* con, int* count) {
+  if (state->batch_driving().load(std::memory_order_acquire)) {
+    return -1;
+  }
+  int mode = state->in_step().load(std::memory_order_acquire);
+  if (mode < 0) {
+    std::unique_lock<std::shared_mutex> lock(state->cache_mutex());
+    mode = DeviceOf(m, state).pass != nullptr ? 1 : 0;
+    state->in_step().store(mode, std::memory_order_release);
+  }
+  if (mode == 0) {
+    return -1;
+  }
+  PairCache& cache = state->cache();
+  {
+    std::shared_lock<std::shared_mutex> lock(state->cache_mutex());
+    if (cache.active() && cache.FilledAt(d->time)) {
+      const PairCache::Answer answer =
+          cache.Find(d, g1, g2, margin, con, count, /*count_it=*/false);
+      if (answer != PairCache::Answer::kStale) {
+        cache.Count(answer == PairCache::Answer::kHit);
+        return answer == PairCache::Answer::kHit ? 1 : 0;
+      }
+    }
+  }
+  // A new step, stale, or never filled: one call refills (the others wait, then find it fresh).
+  {
+    std::unique_lock<std::shared_mutex> lock(state->cache_mutex());
+    if (!cache.active() || !cache.FilledAt(d->time) ||
+        cache.Find(d, g1, g2, margin, con, count, /*count_it=*/false) ==
+            PairCache::Answer::kStale) {
+      std::vector<WorldPairs> lists(1);
+      ListWorldPairs(m, d, &lists[0]);
+      batch::ThreadPool pool(1);
+      std::string why;
+      DeviceEntry& entry = DeviceOf(m, state);
+      if (!FillOnDevice(m, &d, 1, lists, entry.pass.get(), &pool, &why)) {
+        mju_warning("mjportal: %s; the in-step pass runs on the CPU for this step", why.c_str());
+        FillWorldOnCpu(m, d, lists[0]);
+      }
+      cache.set_time(d->time);
+    }
+  }
+  std::shared_lock<std::shared_mutex> lock(state->cache_mutex());
+  const bool hit =
+      cache.Find(d, g1, g2, margin, con, count, /*count_it=*/false) == PairCache::Answer::kHit;
+  cache.Count(hit);
+  return hit ? 1 : 0;
+}
 
 int FillWorldCache(const mjModel* m, mjData* d, int* cached) {
   *cached = 0;
@@ -224,24 +293,15 @@ bool BatchStep(const mjModel* m, mjData** d, int nworld, int nstep, int nthread,
   // The device, when asked for and usable; one warning per model otherwise.
   cuda::DevicePass* device = nullptr;
   if (nworld > 0 && FindInstance(m, d[0])->config().device == Device::kCuda) {
-    std::shared_ptr<void>& slot = FindInstance(m, d[0])->device_slot();
-    if (slot == nullptr) {
-      slot = DeviceFor(m, FindInstance(m, d[0]));
-    }
+    device = DeviceOf(m, FindInstance(m, d[0])).pass.get();
     for (int w = 1; w < nworld; ++w) {
-      FindInstance(m, d[w])->device_slot() = slot;
-    }
-    DeviceEntry& entry = *std::static_pointer_cast<DeviceEntry>(slot);
-    device = entry.pass.get();
-    if (device == nullptr && !entry.warned.exchange(true)) {
-      mju_warning(
-          "mjportal: config key 'device' is 'cuda' but %s; the batched pass runs on the CPU "
-          "(reported once per model)",
-          entry.why.c_str());
+      FindInstance(m, d[w])->device_slot() = FindInstance(m, d[0])->device_slot();
     }
   }
+  // This call fills the caches itself: in-step refills stay off meanwhile.
   for (int w = 0; w < nworld; ++w) {
     FindInstance(m, d[w])->cache().ResetCounts();
+    FindInstance(m, d[w])->batch_driving().store(true, std::memory_order_release);
   }
   std::vector<WorldPairs> lists(nworld);
   for (int step = 0; step < nstep; ++step) {
@@ -274,6 +334,9 @@ bool BatchStep(const mjModel* m, mjData** d, int nworld, int nstep, int nthread,
     stats->world_steps += nworld;
   }
   stats->device = device != nullptr;
+  for (int w = 0; w < nworld; ++w) {
+    FindInstance(m, d[w])->batch_driving().store(false, std::memory_order_release);
+  }
   for (int w = 0; w < nworld; ++w) {
     const PairCache& cache = FindInstance(m, d[w])->cache();
     stats->hits += cache.hits();

@@ -77,30 +77,50 @@ class PairCache {
   void Close() { active_ = false; }
 
   bool active() const { return active_; }
+
+  // The simulation time the entries were filled at (in-step mode refills when it moves on).
+  void set_time(double time) { time_ = time; }
+  bool FilledAt(double time) const { return std::memcmp(&time_, &time, sizeof(time)) == 0; }
   int size() const { return static_cast<int>(entries_.size()); }
   int wanted() const { return wanted_; }
 
-  // The cached answer of (g1, g2) at `margin` when d's poses of both geoms match the stamp:
-  // writes the contacts to con and their number to *count. Counts hits and misses.
-  bool Lookup(const mjData* d, int g1, int g2, mjtNum margin, mjPreContact* con, int* count) {
+  // What the cache holds for (g1, g2) at `margin`: the answer for d's current poses of both
+  // geoms (kHit: contacts written to con, their number to *count), an answer for other poses
+  // (kStale), or nothing (kAbsent). Counts hits and misses when `count_it`.
+  enum class Answer { kHit, kStale, kAbsent };
+  Answer Find(const mjData* d, int g1, int g2, mjtNum margin, mjPreContact* con, int* count,
+              bool count_it = true) {
     const std::uint64_t key = Key(g1, g2);
     auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
                                [](const Entry& e, std::uint64_t k) { return e.key < k; });
     double pose[2 * kPoseDoubles];
     StorePose(d, g1, pose);
     StorePose(d, g2, pose + kPoseDoubles);
+    Answer answer = Answer::kAbsent;
     for (; it != entries_.end() && it->key == key; ++it) {
-      if (std::memcmp(&it->margin, &margin, sizeof(margin)) == 0 &&
-          std::memcmp(it->pose, pose, sizeof(pose)) == 0) {
+      if (std::memcmp(&it->margin, &margin, sizeof(margin)) != 0)
+        continue;
+      if (std::memcmp(it->pose, pose, sizeof(pose)) == 0) {
         std::copy(contacts_.begin() + it->first, contacts_.begin() + it->first + it->count, con);
         *count = it->count;
-        hits_.fetch_add(1, std::memory_order_relaxed);
-        return true;
+        if (count_it)
+          hits_.fetch_add(1, std::memory_order_relaxed);
+        return Answer::kHit;
       }
+      answer = Answer::kStale;
     }
-    misses_.fetch_add(1, std::memory_order_relaxed);
-    return false;
+    if (count_it)
+      misses_.fetch_add(1, std::memory_order_relaxed);
+    return answer;
   }
+
+  // Find, as a yes or no.
+  bool Lookup(const mjData* d, int g1, int g2, mjtNum margin, mjPreContact* con, int* count) {
+    return Find(d, g1, g2, margin, con, count) == Answer::kHit;
+  }
+
+  // Counts one call as a hit or a miss (for callers that Find without counting).
+  void Count(bool hit) { (hit ? hits_ : misses_).fetch_add(1, std::memory_order_relaxed); }
 
   std::int64_t hits() const { return hits_.load(); }
   std::int64_t misses() const { return misses_.load(); }
@@ -127,6 +147,7 @@ class PairCache {
   }
 
   int capacity_ = 0;
+  double time_ = -1;
   int wanted_ = 0;
   int reserved_ = 0;
   bool active_ = false;

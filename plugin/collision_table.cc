@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "batch/batch_engine.h"
 #include "collision/pair_kernels.h"
 #include "plugin/instance.h"
 #include "plugin/mesh_view.h"
@@ -146,9 +147,13 @@ int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjt
     return original_table[Type1][Type2](m, d, con, g1, g2, margin);
   }
   PairCache& cache = state->cache();
-  if (cache.active() && RouteOf<Type1, Type2>(state->config().mode) != PairRoute::kDelegated) {
+  if (RouteOf<Type1, Type2>(state->config().mode) != PairRoute::kDelegated) {
     int count;
-    if (cache.Lookup(d, g1, g2, margin, con, &count)) {
+    const int in_step = state->config().device == Device::kCuda
+                            ? InStepLookup(m, d, state, g1, g2, margin, con, &count)
+                            : -1;
+    if (in_step == 1 ||
+        (in_step < 0 && cache.active() && cache.Lookup(d, g1, g2, margin, con, &count))) {
       return count;
     }
   }

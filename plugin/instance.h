@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <shared_mutex>
 #include <utility>
 
 #include "batch/pair_cache.h"
@@ -72,6 +73,12 @@ class InstanceState {
   // The batched engine's device copy of the model, shared by the mjData that used it (owned
   // here so that it lives as long as they do; batch/batch_engine.cc knows its type).
   std::shared_ptr<void>& device_slot() { return device_; }
+  // In-step mode (device="cuda" stepped by plain mj_step): whether it is on (-1: not decided
+  // yet), the lock that lets one call refill the cache while the others wait, and whether
+  // mjportal_batchStep is driving this mjData (then its own fill applies).
+  std::atomic<int>& in_step() { return in_step_; }
+  std::shared_mutex& cache_mutex() { return cache_mutex_; }
+  std::atomic<bool>& batch_driving() { return batch_driving_; }
   // True the first time only: one warning per instance for a full candidate buffer.
   bool FirstFullBuffer() { return !warned_full_buffer_.exchange(true); }
 
@@ -93,6 +100,9 @@ class InstanceState {
   std::atomic<bool> warned_full_buffer_{false};
   PairCache cache_;
   std::shared_ptr<void> device_;
+  std::atomic<int> in_step_{-1};
+  std::shared_mutex cache_mutex_;
+  std::atomic<bool> batch_driving_{false};
   std::atomic<std::int64_t> ours_[mjNGEOMTYPES][mjNGEOMTYPES] = {};
   std::atomic<std::int64_t> delegated_[mjNGEOMTYPES][mjNGEOMTYPES] = {};
 };

@@ -73,6 +73,13 @@ typedef struct mjportalBatchStats_ {
   int device;            /* 1 when the pass ran on the CUDA device, 0 on the CPU */
 } mjportalBatchStats;
 
+/* The batched pass's cache counts of d's instance: narrowphase calls answered from the cache
+ * (*hits) and calls for pairs mjportal answers that were not (*misses), since the last
+ * mjportal_batchStep call began (or since the mjData was made, for in-step mode). Returns 0, or -1
+ * when d has no mjportal instance. */
+MJPORTAL_API int mjportal_cacheCounts(const mjModel* m, const mjData* d, long long* hits,
+                                      long long* misses);
+
 /* Steps the nworld mjData in d (all made from m, whose mjportal instance configures the pass)
  * nstep times with the batched pass on nthread threads (the caller's included). Trajectories are
  * bitwise those of plain mj_step. Writes *stats (may be NULL). Returns 0, or -1 when m has no

@@ -167,6 +167,16 @@ long long mjportal_supportFieldBytes(const mjModel* m, const mjData* d) {
   return state->fields() == nullptr ? 0 : static_cast<long long>(state->fields()->bytes());
 }
 
+int mjportal_cacheCounts(const mjModel* m, const mjData* d, long long* hits, long long* misses) {
+  mjportal::InstanceState* state = mjportal::FindInstance(m, d);
+  if (state == nullptr) {
+    return -1;
+  }
+  *hits = state->cache().hits();
+  *misses = state->cache().misses();
+  return 0;
+}
+
 int mjportal_batchStep(const mjModel* m, mjData** d, int nworld, int nstep, int nthread,
                        mjportalBatchStats* stats) {
   if (m == nullptr || d == nullptr || nworld < 0 || nstep < 0) {

@@ -51,6 +51,7 @@ const PluginApi* LoadPluginApi(const std::string& path, std::string* error) {
                   Resolve(handle, "mjportal_solverCounts", &api.solverCounts, error) &&
                   Resolve(handle, "mjportal_solverCounterName", &api.solverCounterName, error) &&
                   Resolve(handle, "mjportal_supportFieldBytes", &api.supportFieldBytes, error) &&
+                  Resolve(handle, "mjportal_cacheCounts", &api.cacheCounts, error) &&
                   Resolve(handle, "mjportal_batchStep", &api.batchStep, error);
   if (!ok) {
     return nullptr;

@@ -19,6 +19,7 @@ struct PluginApi {
   int (*solverCounts)(const mjModel* m, const mjData* d, long long* counts);
   const char* (*solverCounterName)(int i);
   long long (*supportFieldBytes)(const mjModel* m, const mjData* d);
+  int (*cacheCounts)(const mjModel* m, const mjData* d, long long* hits, long long* misses);
   int (*batchStep)(const mjModel* m, mjData** d, int nworld, int nstep, int nthread,
                    mjportalBatchStats* stats);
 };
