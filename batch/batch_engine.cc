@@ -270,18 +270,6 @@ int InStepLookup(const mjModel* m, mjData* d, InstanceState* state, int g1, int 
   return hit ? 1 : 0;
 }
 
-int FillWorldCache(const mjModel* m, mjData* d, int* cached) {
-  *cached = 0;
-  if (FindInstance(m, d) == nullptr) {
-    return 0;
-  }
-  WorldPairs list;
-  ListWorldPairs(m, d, &list);
-  FillWorldOnCpu(m, d, list);
-  *cached = FindInstance(m, d)->cache().size();
-  return list.candidates;
-}
-
 bool BatchStep(const mjModel* m, mjData** d, int nworld, int nstep, int nthread,
                BatchStats* stats) {
   for (int w = 0; w < nworld; ++w) {

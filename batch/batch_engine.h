@@ -1,5 +1,5 @@
-// The batched engine's CPU twin (DESIGN.md §6): steps many worlds (mjData) of one model, each step
-// in three phases spread over a thread pool:
+// The batched engine (DESIGN.md §6): steps many worlds (mjData) of one model, each step in three
+// phases spread over a thread pool:
 //   (a) kinematics of every world (geom poses, the same bits MuJoCo's step will compute);
 //   (b) the batched pass: per world, candidate pairs (batch/candidates.h) and mjportal's answer
 //       for each pair its mode answers, into the world's pair cache (batch/pair_cache.h);
@@ -34,19 +34,15 @@ struct BatchStats {
 // Adds to *stats. Returns false (and does nothing) when m has no mjportal instance.
 bool BatchStep(const mjModel* m, mjData** d, int nworld, int nstep, int nthread, BatchStats* stats);
 
-// Phase (b) for one world whose kinematics are current: fills its cache. Returns the number of
-// candidates found; *cached receives how many were computed and cached.
-int FillWorldCache(const mjModel* m, mjData* d, int* cached);
-
 class InstanceState;
 
 // In-step mode, for device="cuda" stepped by plain mj_step (simulate: one world): the first call
-// of a step that finds its cache entry stale (poses moved since the last pass) refills the whole
-// world's cache with one batched pass on the device, under a lock, so that one refill happens per
-// step even under MuJoCo's thread pool; the other calls read the cache. Returns 1 with the
-// pair's answer from the cache, 0 when the caller computes it (not a candidate), -1 when in-step
-// mode is off (no usable device, warned once per model; or mjportal_batchStep is driving the
-// mjData and its own cache applies).
+// at a new simulation time, or one that finds its entry stale (poses moved since the last pass),
+// refills the whole world's cache with one batched pass on the device, under a lock, so that one
+// refill happens per step even under MuJoCo's thread pool; the other calls read the cache. Returns
+// 1 with the pair's answer from the cache, 0 when the caller computes it (not a candidate), -1 when
+// in-step mode is off (no usable device, warned once per model; or mjportal_batchStep is driving
+// the mjData and its own cache applies).
 int InStepLookup(const mjModel* m, mjData* d, InstanceState* state, int g1, int g2, mjtNum margin,
                  mjPreContact* con, int* count);
 
