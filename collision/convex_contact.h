@@ -193,6 +193,37 @@ MJP_HD inline bool FaceContact(const ConvexGeom& a, const ConvexGeom& b, const F
   return true;
 }
 
+// Step 0, face first, for pairs with a box or cylinder: of the box's three axes (the cylinder's
+// axis), each oriented towards the other geom's side, the one of least overlap. Farther apart
+// than the margin along it: no contact (a separating axis). Within the margin, shallow (at most
+// kDeepContact of the smaller scale) and with the other geom's deepest point over that face: the
+// face's contact, exactly (FaceContact). Returns 1 (*hit), 0 (no contact) or -1 (undecided).
+MJP_HD inline int FaceFirst(const ConvexGeom& a, const ConvexGeom& b, double margin,
+                            ConvexHit* hit) {
+  const Vec3 toward = Load3(b.view.pos) - Load3(a.view.pos);
+  FaceAxis best;
+  const ConvexGeom* geoms[2] = {&a, &b};
+  for (const ConvexGeom* g : geoms) {
+    if (g->type != ShapeType::kBox && g->type != ShapeType::kCylinder)
+      continue;
+    for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
+      Vec3 axis = Column(g->view.mat, k);
+      if (Dot(axis, toward) < 0)
+        axis = -axis;
+      const double overlap = OverlapAlong(a, b, axis);
+      if (best.owner == nullptr || overlap < best.overlap)
+        best = {g, k, axis, overlap};
+    }
+  }
+  if (best.owner == nullptr)
+    return -1;
+  if (best.overlap < -margin)
+    return 0;
+  if (best.overlap > kDeepContact * SmallerScale(a, b))
+    return -1;
+  return FaceContact(a, b, best, hit) ? 1 : -1;
+}
+
 // Curved geoms (ellipsoid, cylinder) in the pair: EPA's polytope creeps over their surfaces, so
 // MPR along the best normal refines instead (RefineAlongNormal).
 MJP_HD inline bool HasCurvedSurface(const ConvexGeom& a, const ConvexGeom& b) {
@@ -285,6 +316,13 @@ MJP_HD inline int SolveCore(const ConvexGeom& a, const ConvexGeom& b, const Conv
 MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
                          double margin, ConvexHit* hit, ConvexCounters* counters) {
   const int it = s.max_iterations;
+  if (s.algorithm == CcdAlgorithm::kAuto) {
+    const int face = convex::FaceFirst(a, b, margin, hit);
+    if (face >= 0) {
+      counters->face += face;
+      return face == 1;
+    }
+  }
   if (s.algorithm == CcdAlgorithm::kAuto && IsSmoothConvex(a.type) && IsSmoothConvex(b.type)) {
     ++counters->newton;
     const SmoothResult r = SmoothDistance(a, b, it, s.tolerance, margin);
