@@ -2,8 +2,14 @@
 // then the rest of the contact patch by clipping support features (or perturbed re-solves).
 //
 // Which solver answers (ccd = auto, the default):
-//   0. Sphere–ellipsoid and ellipsoid–ellipsoid: Newton's method on the direction sphere
-//      (smooth_contact.h), exact to second order; deep contacts and non-convergence go on.
+//   0. With a box or cylinder in the pair, face first (FaceFirst): the box axis (cylinder axis)
+//      of least overlap, oriented towards the other geom; a separation beyond the margin along it
+//      ends the call, and a shallow contact whose other geom's deepest point lies over that face
+//      is that face's, exactly. Counted as `face`.
+//      Sphere–ellipsoid and ellipsoid–ellipsoid, and sphere or ellipsoid against a box (a corner
+//      contact; faces were tried first): Newton's method on the direction sphere
+//      (smooth_contact.h), exact to second order; deep contacts, edge contacts (the box's corner
+//      keeps switching) and non-convergence go on.
 //      Otherwise, with a sphere or capsule in the pair: GJK between the cores (a sphere's centre,
 //      a capsule's axis segment; other geoms whole), cutoff = margin + radii. Cores that stay
 //      apart give the contact exactly: dist = core distance − radii, normal along the closest
@@ -164,10 +170,17 @@ MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, con
   return minimal;
 }
 
-// The face shortcut of step 3(b): when the smallest axis belongs to a box face or a cylinder cap
-// (not a mesh: its frame axes are not face normals) and the other geom's deepest point along it
-// projects inside that face, the contact is that face's: the Minkowski difference's face at that
-// axis holds the origin's projection, so its overlap is the depth, exactly. False otherwise.
+// The face shortcut (step 0 and step 3(b)): the contact is that of the axis's box face or
+// cylinder cap (not a mesh: its frame axes are not face normals), exactly, when q, the other
+// geom's deepest point towards the face, lies
+//   - overlapping (depth o > 0): at least o inside the owner from each of its faces (a box's six,
+//     a cylinder's side and caps). Then the ball of radius o around q lies in the owner, so M
+//     holds the ball of radius o around the origin: depth >= o, and the overlap along the axis
+//     says depth <= o. (Over the face is not enough: a corner under a cap near its rim leaves
+//     M sooner through the side.)
+//   - separated (o <= 0): over the face. q's distance to the owner is then its height above the
+//     face, and the axis separates by that much.
+// False otherwise.
 MJP_HD inline bool FaceContact(const ConvexGeom& a, const ConvexGeom& b, const FaceAxis& f,
                                ConvexHit* hit) {
   if (f.owner == nullptr || f.owner->type == ShapeType::kMesh)
@@ -179,15 +192,22 @@ MJP_HD inline bool FaceContact(const ConvexGeom& a, const ConvexGeom& b, const F
   const Vec3 local = RotateT(f.owner->view.mat, q - Load3(f.owner->view.pos));
   const double* size = f.owner->view.size;
   const double c[3] = {local.x, local.y, local.z};
+  // Required room from the side faces (and, overlapping, from the far face).
+  const double room = f.overlap > 0 ? f.overlap : 0;
   if (f.owner->type == ShapeType::kCylinder) {
-    if (!(c[0] * c[0] + c[1] * c[1] <= size[0] * size[0]))
+    const double radial = size[0] - room;
+    if (!(radial >= 0 && c[0] * c[0] + c[1] * c[1] <= radial * radial))
       return false;
   } else {
     for (int j = 0; j < 3; ++j) {
-      if (j != f.k && !(std::fabs(c[j]) <= size[j]))
+      if (j != f.k && !(std::fabs(c[j]) <= size[j] - room))
         return false;
     }
   }
+  // Along the axis: inside, and at least o from the opposite face (cap) as well.
+  const double half = f.owner->type == ShapeType::kCylinder ? size[1] : size[f.k];
+  if (!(std::fabs(c[f.k]) <= half && half + std::fabs(c[f.k]) >= room))
+    return false;
   *hit = owner_a ? ConvexHit{-f.overlap, f.axis, q + f.axis * f.overlap, q}
                  : ConvexHit{-f.overlap, f.axis, q, q - f.axis * f.overlap};
   return true;
@@ -323,7 +343,10 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
       return face == 1;
     }
   }
-  if (s.algorithm == CcdAlgorithm::kAuto && IsSmoothConvex(a.type) && IsSmoothConvex(b.type)) {
+  const bool smooth_a = IsSmoothConvex(a.type), smooth_b = IsSmoothConvex(b.type);
+  const bool newton = (smooth_a && smooth_b) || (smooth_a && b.type == ShapeType::kBox) ||
+                      (a.type == ShapeType::kBox && smooth_b);
+  if (s.algorithm == CcdAlgorithm::kAuto && newton) {
     ++counters->newton;
     const SmoothResult r = SmoothDistance(a, b, it, s.tolerance, margin);
     if (r.status == SmoothStatus::kBeyond)
