@@ -547,6 +547,37 @@ TEST(ConvexFace, EllipsoidOnBoxTopIsExact) {
   }
 }
 
+// Found by the soak (MJPORTAL_KERNEL_CASES=200000): a box corner under a cylinder's cap, near its
+// rim, lies over the cap but leaves M sooner through the side; the cap's overlap (6.2e-4) is not
+// the depth (2.78e-4, the refined sweep's).
+TEST(ConvexFace, CornerUnderCapNearRimLeavesThroughTheSide) {
+  OwnedGeom cyl, box;
+  cyl.type = ShapeType::kCylinder;
+  box.type = ShapeType::kBox;
+  const double cp[3] = {-0.014378446134289347, 0.26835169828079097, -0.098165000003363589};
+  const double cm[9] = {-0.53960919526134998, 0.59122085068867913, -0.59939955130142764,
+                        -0.2306357149485356,  0.58090764128661376, 0.78061096538865038,
+                        0.80970925854875597,  0.55946779889979137, -0.17710646124477369};
+  const double cs[3] = {0.3575658390201138, 0.25115500158415988, 0.29729210178534737};
+  const double bp[3] = {-0.35571135586543901, 0.46926060525508762, -0.83649137186340439};
+  const double bm[9] = {-0.57464165041217186, -0.55586967894006412, 0.60066286188397311,
+                        -0.12361242465861724, 0.78447463567892295,  0.60771663992887237,
+                        -0.80901603326608584, 0.27496990019180489,  -0.51950419816101179};
+  const double bs[3] = {0.41629258571787697, 0.075875234573177019, 0.052057103153721182};
+  std::copy(cp, cp + 3, cyl.pos);
+  std::copy(cm, cm + 9, cyl.mat);
+  std::copy(cs, cs + 3, cyl.size);
+  std::copy(bp, bp + 3, box.pos);
+  std::copy(bm, bm + 9, box.mat);
+  std::copy(bs, bs + 3, box.size);
+  Contact con;
+  ASSERT_TRUE(Solve(cyl, box, Settings(CcdAlgorithm::kAuto), 0, &con));
+  Vec3 start = con.normal;
+  const double depth = ref::SweepMinOverlap(cyl.View(), box.View(), 2000, &start);
+  EXPECT_NEAR(-con.dist, depth, 1e-6 * 0.05);
+  EXPECT_LT(-con.dist, 2.8e-4);
+}
+
 // ---- Multi-contact ---------------------------------------------------------------------------
 
 // A small box (or box mesh) resting on a large box, turned about the vertical: the bottom face's
