@@ -63,9 +63,14 @@ struct CurvedSupport {
   int corner;
 };
 
+// d is a unit direction and (t1, t2) a unit tangent frame at it.
 MJP_HD inline CurvedSupport Support(const ConvexGeom& g, const Vec3& d, const Vec3& t1,
                                     const Vec3& t2) {
   const double* size = g.view.size;
+  if (g.type == ShapeType::kSphere) {
+    // d is a unit direction here: r d, with curvature r in every tangent direction.
+    return {Load3(g.view.pos) + d * size[0], size[0], 0, size[0], -1};
+  }
   if (g.type == ShapeType::kBox) {
     // A corner: flat around it (J = 0) within its normal cone.
     const Vec3 dl = RotateT(g.view.mat, d);
@@ -74,8 +79,7 @@ MJP_HD inline CurvedSupport Support(const ConvexGeom& g, const Vec3& d, const Ve
     return {Rotate(g.view.mat, local) + Load3(g.view.pos), 0, 0, 0,
             (dl.x >= 0 ? 1 : 0) | (dl.y >= 0 ? 2 : 0) | (dl.z >= 0 ? 4 : 0)};
   }
-  const Vec3 e = g.type == ShapeType::kSphere ? Vec3{size[0], size[0], size[0]}
-                                              : Vec3{size[0], size[1], size[2]};
+  const Vec3 e = {size[0], size[1], size[2]};  // an ellipsoid's semi-axes
   const Vec3 dl = RotateT(g.view.mat, d);
   const Vec3 u = {e.x * dl.x, e.y * dl.y, e.z * dl.z};
   const double length = std::sqrt(Dot(u, u));
