@@ -89,5 +89,65 @@ MJPORTAL_API int mjportal_batchStep(const mjModel* m, mjData** d, int nworld, in
 
 #ifdef __cplusplus
 }
+
+#include <vector>
+
+namespace mjportal {
+
+/* N worlds of one model stepped K steps at a time with the batched engine (C++ over
+ * mjportal_batchStep; link against libmjportal). The worlds are made from m and owned here;
+ * set their states through world(i) before stepping.
+ *
+ *   mjportal::BatchRollout rollout(m, 64, 8);
+ *   rollout.Step(1000);
+ *   double x = rollout.world(3)->qpos[0];
+ */
+class BatchRollout {
+ public:
+  BatchRollout(const mjModel* m, int nworld, int nthread) : m_(m), nthread_(nthread) {
+    for (int i = 0; i < nworld; ++i) {
+      worlds_.push_back(mj_makeData(m));
+    }
+  }
+  ~BatchRollout() {
+    for (mjData* d : worlds_) {
+      mj_deleteData(d);
+    }
+  }
+  BatchRollout(const BatchRollout&) = delete;
+  BatchRollout& operator=(const BatchRollout&) = delete;
+
+  int size() const { return static_cast<int>(worlds_.size()); }
+  mjData* world(int i) { return worlds_[i]; }
+
+  /* nstep steps of every world; adds this call's figures to stats(). False when m has no
+   * mjportal instance. */
+  bool Step(int nstep) {
+    mjportalBatchStats s = {};
+    if (mjportal_batchStep(m_, worlds_.data(), size(), nstep, nthread_, &s) != 0) {
+      return false;
+    }
+    stats_.kinematics_s += s.kinematics_s;
+    stats_.pass_s += s.pass_s;
+    stats_.step_s += s.step_s;
+    stats_.world_steps += s.world_steps;
+    stats_.contacts += s.contacts;
+    stats_.candidates += s.candidates;
+    stats_.cached += s.cached;
+    stats_.hits += s.hits;
+    stats_.misses += s.misses;
+    stats_.device = s.device;
+    return true;
+  }
+  const mjportalBatchStats& stats() const { return stats_; }
+
+ private:
+  const mjModel* m_;
+  int nthread_;
+  std::vector<mjData*> worlds_;
+  mjportalBatchStats stats_ = {};
+};
+
+}  // namespace mjportal
 #endif
 #endif /* MJPORTAL_PLUGIN_MJPORTAL_H_ */
