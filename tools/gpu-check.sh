@@ -6,7 +6,9 @@
 #
 # Build: the carried build outputs (build/bin, build/lib: made here with nvcc, sm_90 + PTX) when
 # present; else CMake + nvcc build there (GoogleTest may be missing: then only the rollout runs).
-# MuJoCo's library and headers must be carried: .venv/lib/python3*/site-packages/mujoco.
+# MuJoCo's library (and, to build there, its headers) must be carried; with the device tool:
+#   carry: build/bin, build/lib, .venv/lib/python3.11/site-packages/mujoco/libmujoco.so.3.12.0,
+#          .venv/lib/python3.11/site-packages/mujoco/include          (about 17 MB)
 # Runs the CUDA-vs-CPU bitwise suite (Models/CudaPassTest: every bundled model, compat and fast,
 # 64 worlds) and mjportal-rollout at 1, 64, 1024 and 8192 worlds on a 200-vertex mesh pile, a
 # cylinder pile and the articulated humanoid, device cuda and cpu, fast mode.
