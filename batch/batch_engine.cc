@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -102,6 +103,10 @@ std::shared_ptr<DeviceEntry> DeviceFor(const mjModel* m, const InstanceState* st
   if (std::shared_ptr<DeviceEntry> alive = registry[m].lock()) {
     return alive;
   }
+  // Forget the models whose mjData are all gone.
+  for (auto it = registry.begin(); it != registry.end();) {
+    it = it->second.expired() && it->first != m ? registry.erase(it) : std::next(it);
+  }
   auto made = std::make_shared<DeviceEntry>();
   registry[m] = made;
   DeviceEntry& entry = *made;
@@ -149,10 +154,23 @@ std::shared_ptr<DeviceEntry> DeviceFor(const mjModel* m, const InstanceState* st
 
 // Phase (b) on the device for all worlds: tasks in world order, one launch, then each world's
 // cache filled from its tasks' slots. False (nothing filled) when the device failed.
+// Host side of the device pass, reused from step to step (per thread: batch steps and in-step
+// refills may run concurrently for different models).
+struct DeviceScratch {
+  std::vector<cuda::DeviceTask> tasks;
+  std::vector<int> first;
+  std::vector<double> pos, mat;
+  std::vector<collision::Contact> contacts;
+  std::vector<int> count;
+};
+
 bool FillOnDevice(const mjModel* m, mjData** d, int nworld, const std::vector<WorldPairs>& lists,
                   cuda::DevicePass* pass, batch::ThreadPool* pool, std::string* why) {
-  std::vector<cuda::DeviceTask> tasks;
-  std::vector<int> first(nworld + 1, 0);
+  thread_local DeviceScratch scratch;
+  std::vector<cuda::DeviceTask>& tasks = scratch.tasks;
+  std::vector<int>& first = scratch.first;
+  tasks.clear();
+  first.assign(nworld + 1, 0);
   for (int w = 0; w < nworld; ++w) {
     first[w] = static_cast<int>(tasks.size());
     const WorldPairs& list = lists[w];
@@ -165,14 +183,18 @@ bool FillOnDevice(const mjModel* m, mjData** d, int nworld, const std::vector<Wo
     }
   }
   first[nworld] = static_cast<int>(tasks.size());
-  std::vector<double> pos(static_cast<size_t>(nworld) * m->ngeom * 3);
-  std::vector<double> mat(static_cast<size_t>(nworld) * m->ngeom * 9);
+  std::vector<double>& pos = scratch.pos;
+  std::vector<double>& mat = scratch.mat;
+  pos.resize(static_cast<size_t>(nworld) * m->ngeom * 3);
+  mat.resize(static_cast<size_t>(nworld) * m->ngeom * 9);
   for (int w = 0; w < nworld; ++w) {
     std::copy(d[w]->geom_xpos, d[w]->geom_xpos + 3 * m->ngeom, pos.begin() + 3L * w * m->ngeom);
     std::copy(d[w]->geom_xmat, d[w]->geom_xmat + 9 * m->ngeom, mat.begin() + 9L * w * m->ngeom);
   }
-  std::vector<collision::Contact> contacts(tasks.size() * cuda::kMaxTaskContacts);
-  std::vector<int> count(tasks.size());
+  std::vector<collision::Contact>& contacts = scratch.contacts;
+  std::vector<int>& count = scratch.count;
+  contacts.resize(tasks.size() * cuda::kMaxTaskContacts);
+  count.resize(tasks.size());
   if (!pass->Run(nworld, pos.data(), mat.data(), tasks.data(), static_cast<int>(tasks.size()),
                  contacts.data(), count.data(), why)) {
     return false;
@@ -184,12 +206,7 @@ bool FillOnDevice(const mjModel* m, mjData** d, int nworld, const std::vector<Wo
       int n = count[i];
       if (n < 0) {  // a non-finite pose: no contact, warned as the per-pair path does
         n = 0;
-        if (state->FirstBadPose()) {
-          mju_warning(
-              "mjportal: geom %d or %d has a non-finite pose (NaN or infinite position or "
-              "orientation); the pair gets no contact (reported once per mjData)",
-              t.g1, t.g2);
-        }
+        state->WarnBadPose(t.g1, t.g2);
       }
       state->cache().Add(
           d[w], t.g1, t.g2, t.margin,
@@ -251,7 +268,7 @@ int InStepLookup(const mjModel* m, mjData* d, InstanceState* state, int g1, int 
     if (!cache.active() || !cache.FilledAt(d->time) ||
         cache.Find(d, g1, g2, margin, con, count, /*count_it=*/false) ==
             PairCache::Answer::kStale) {
-      std::vector<WorldPairs> lists(1);
+      thread_local std::vector<WorldPairs> lists(1);
       ListWorldPairs(m, d, &lists[0]);
       batch::ThreadPool pool(1);
       std::string why;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace mjportal::batch {
 namespace {
@@ -67,14 +68,10 @@ Candidate Ordered(const mjModel* m, int g1, int g2, mjtNum margin) {
   return {g1, g2, margin};
 }
 
-// True when a <pair> element names geoms g1 and g2 (either order).
-bool NamedByPair(const mjModel* m, int g1, int g2) {
-  for (int k = 0; k < m->npair; ++k) {
-    if ((m->pair_geom1[k] == g1 && m->pair_geom2[k] == g2) ||
-        (m->pair_geom1[k] == g2 && m->pair_geom2[k] == g1))
-      return true;
-  }
-  return false;
+// An unordered geom pair as one number (lower id high).
+std::uint64_t PairKey(int g1, int g2) {
+  const auto lo = static_cast<std::uint64_t>(std::min(g1, g2));
+  return (lo << 32) | static_cast<std::uint32_t>(std::max(g1, g2));
 }
 
 }  // namespace
@@ -85,12 +82,17 @@ void FindCandidates(const mjModel* m, const mjData* d, CandidateScratch* scratch
   if (m->opt.disableflags & (mjDSBL_CONSTRAINT | mjDSBL_CONTACT))
     return;
 
-  // <pair> elements, with their own margin and gap.
+  // <pair> elements, with their own margin and gap; their keys, sorted, to drop the dynamic pairs
+  // they name.
+  std::vector<std::uint64_t>& named = scratch->named;
+  named.clear();
   for (int k = 0; k < m->npair; ++k) {
     const int g1 = m->pair_geom1[k], g2 = m->pair_geom2[k];
     const mjtNum margin = AssignMargin(m, m->pair_margin[k]) + m->pair_gap[k];
     out->push_back(Ordered(m, g1, g2, margin));
+    named.push_back(PairKey(g1, g2));
   }
+  std::sort(named.begin(), named.end());
 
   // Dynamic pairs: sweep and prune along x over the geoms that can collide at all.
   std::vector<int>& order = scratch->order;
@@ -125,7 +127,7 @@ void FindCandidates(const mjModel* m, const mjData* d, CandidateScratch* scratch
         continue;
       if (BodiesFiltered(m, d, b1, b2))
         continue;
-      if (m->npair > 0 && NamedByPair(m, g1, g2))
+      if (!named.empty() && std::binary_search(named.begin(), named.end(), PairKey(g1, g2)))
         continue;
       const mjtNum margin = AssignMargin(m, m->geom_margin[g1] + m->geom_margin[g2]) +
                             m->geom_gap[g1] + m->geom_gap[g2];

@@ -18,6 +18,7 @@
 
 #include <mujoco/mujoco.h>
 
+#include <cstdint>
 #include <vector>
 
 namespace mjportal::batch {
@@ -32,6 +33,7 @@ struct Candidate {
 struct CandidateScratch {
   std::vector<int> order;
   std::vector<double> lo, hi;
+  std::vector<std::uint64_t> named;  // geom pairs named by <pair> elements
 };
 void FindCandidates(const mjModel* m, const mjData* d, CandidateScratch* scratch,
                     std::vector<Candidate>* out);

@@ -417,10 +417,8 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const V
   manifold::RawFeature(b, -n, band(scale_b), &fb);
   if (fb.count < 2)
     return 0;
-  const Vec3 helper = std::fabs(n.x) < 0.57 ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
-  Vec3 t1 = Cross(n, helper);
-  t1 = t1 * (1 / std::sqrt(Dot(t1, t1)));
-  const Vec3 t2 = Cross(n, t1);
+  Vec3 t1, t2;
+  TangentFrame(n, &t1, &t2);
   // Turns of less than 1e-10 of the scale squared are collinear.
   manifold::OrderFeature(&fa, n, t1, t2, 1e-10 * scale_a * scale_a);
   manifold::OrderFeature(&fb, n, t1, t2, 1e-10 * scale_b * scale_b);

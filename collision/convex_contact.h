@@ -465,15 +465,6 @@ MJP_HD inline void AxisRotation(const Vec3& axis, double angle, double r[9]) {
   r[8] = c + t * z * z;
 }
 
-// Two unit vectors completing n to an orthonormal frame (deterministic in n).
-MJP_HD inline void Tangents(const Vec3& n, Vec3* t1, Vec3* t2) {
-  const Vec3 helper = std::fabs(n.x) < 0.57 ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
-  Vec3 t = Cross(n, helper);
-  t = t * (1 / std::sqrt(Dot(t, t)));
-  *t1 = t;
-  *t2 = Cross(n, t);
-}
-
 }  // namespace convex
 
 // Contacts of convex geoms a (geom 1) and b (geom 2) with dist <= margin, written to out (at most
@@ -518,7 +509,7 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
   const double scale_a = GeomScale(a), scale_b = GeomScale(b);
   const double duplicate = 1e-3 * (scale_a < scale_b ? scale_a : scale_b);
   Vec3 t1, t2;
-  convex::Tangents(first.normal, &t1, &t2);
+  TangentFrame(first.normal, &t1, &t2);
   // Re-solves only need the new deepest feature, not a refined minimal depth: MPR alone (with GJK
   // first for contacts within a margin).
   ConvexSettings perturbed = s;

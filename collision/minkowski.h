@@ -64,6 +64,16 @@ MJP_HD inline double OverlapAlong(const ConvexGeom& a, const ConvexGeom& b, cons
   return Dot(MinkowskiSupport(a, b, n).v, n);
 }
 
+// Two unit vectors completing unit n to an orthonormal frame (t1, t2, n), deterministic in n:
+// t1 = n × (x or y axis, whichever is farther from n), normalized; t2 = n × t1.
+MJP_HD inline void TangentFrame(const Vec3& n, Vec3* t1, Vec3* t2) {
+  const Vec3 helper = std::fabs(n.x) < 0.57 ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
+  Vec3 t = Cross(n, helper);
+  t = t * (1 / std::sqrt(Dot(t, t)));
+  *t1 = t;
+  *t2 = Cross(n, t);
+}
+
 // True when every coordinate of the geom's pose is finite (NaN or infinite poses get no contact).
 MJP_HD inline bool FinitePose(const GeomView& g) {
   double sum = 0;

@@ -96,15 +96,6 @@ MJP_HD inline CurvedSupport Support(const ConvexGeom& g, const Vec3& d, const Ve
   return out;
 }
 
-// A unit tangent frame (t1, t2) at unit n, deterministic in n.
-MJP_HD inline void Frame(const Vec3& n, Vec3* t1, Vec3* t2) {
-  const Vec3 helper = std::fabs(n.x) < 0.57 ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
-  Vec3 t = Cross(n, helper);
-  t = t * (1 / std::sqrt(Dot(t, t)));
-  *t1 = t;
-  *t2 = Cross(n, t);
-}
-
 }  // namespace smooth
 
 // Signed distance of smooth geoms a and b (spheres, ellipsoids) as in the header; `margin` is the
@@ -140,7 +131,7 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
       t1 = t1 * (1 / std::sqrt(Dot(t1, t1)));
       t2 = Cross(n, t1);
     } else {
-      smooth::Frame(n, &t1, &t2);
+      TangentFrame(n, &t1, &t2);
     }
     smooth::CurvedSupport sa_n = smooth::Support(a, n, t1, t2);
     smooth::CurvedSupport sb_n = smooth::Support(b, -n, t1, t2);

@@ -73,11 +73,8 @@ int CollideConvexFast(const mjModel* m, mjData* d, InstanceState* state, mjPreCo
   const int capacity = mj_maxContact(m, g1, g2, margin > 0);
   const int count =
       collision::CollideConvex(a, b, settings, margin, AsContacts(con), capacity, &counters);
-  if (counters.bad_pose != 0 && state->FirstBadPose()) {
-    mju_warning(
-        "mjportal: geom %d or %d has a non-finite pose (NaN or infinite position or "
-        "orientation); the pair gets no contact (reported once per mjData)",
-        g1, g2);
+  if (counters.bad_pose != 0) {
+    state->WarnBadPose(g1, g2);
   }
   if (config.stats) {
     state->AddSolverCounts(counters);

@@ -65,8 +65,16 @@ class InstanceState {
   }
   std::int64_t solver(int i) const { return solver_[i].load(); }
 
-  // True the first time only: one warning per instance for non-finite poses.
-  bool FirstBadPose() { return !warned_bad_pose_.exchange(true); }
+  // Warns, the first time only (one warning per instance), that geoms g1 and g2 got no contact
+  // because one has a non-finite pose.
+  void WarnBadPose(int g1, int g2) {
+    if (!warned_bad_pose_.exchange(true)) {
+      mju_warning(
+          "mjportal: geom %d or %d has a non-finite pose (NaN or infinite position or "
+          "orientation); the pair gets no contact (reported once per mjData)",
+          g1, g2);
+    }
+  }
 
   // The batched pass's answers for this mjData (batch/pair_cache.h).
   PairCache& cache() { return cache_; }

@@ -73,6 +73,21 @@ typedef struct mjportalBatchStats_ {
   int device;            /* 1 when the pass ran on the CUDA device, 0 on the CPU */
 } mjportalBatchStats;
 
+/* Adds the figures of one mjportal_batchStep call to a running total (device: the latest). */
+static inline void mjportal_addBatchStats(mjportalBatchStats* total,
+                                          const mjportalBatchStats* add) {
+  total->kinematics_s += add->kinematics_s;
+  total->pass_s += add->pass_s;
+  total->step_s += add->step_s;
+  total->world_steps += add->world_steps;
+  total->contacts += add->contacts;
+  total->candidates += add->candidates;
+  total->cached += add->cached;
+  total->hits += add->hits;
+  total->misses += add->misses;
+  total->device = add->device;
+}
+
 /* The batched pass's cache counts of d's instance: narrowphase calls answered from the cache
  * (*hits) and calls for pairs mjportal answers that were not (*misses), since the last
  * mjportal_batchStep call began (or since the mjData was made, for in-step mode). Returns 0, or -1
@@ -127,16 +142,7 @@ class BatchRollout {
     if (mjportal_batchStep(m_, worlds_.data(), size(), nstep, nthread_, &s) != 0) {
       return false;
     }
-    stats_.kinematics_s += s.kinematics_s;
-    stats_.pass_s += s.pass_s;
-    stats_.step_s += s.step_s;
-    stats_.world_steps += s.world_steps;
-    stats_.contacts += s.contacts;
-    stats_.candidates += s.candidates;
-    stats_.cached += s.cached;
-    stats_.hits += s.hits;
-    stats_.misses += s.misses;
-    stats_.device = s.device;
+    mjportal_addBatchStats(&stats_, &s);
     return true;
   }
   const mjportalBatchStats& stats() const { return stats_; }

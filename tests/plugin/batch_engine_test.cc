@@ -53,11 +53,7 @@ class BatchEngineTest : public MujocoTest, public ::testing::WithParamInterface<
     for (int step = 0; step < Steps(); ++step) {
       mjportalBatchStats stats = {};
       EXPECT_EQ(api.batchStep(m.get(), batched.raw.data(), worlds, 1, 2, &stats), 0);
-      total.hits += stats.hits;
-      total.misses += stats.misses;
-      total.cached += stats.cached;
-      total.candidates += stats.candidates;
-      total.contacts += stats.contacts;
+      mjportal_addBatchStats(&total, &stats);
       for (int w = 0; w < worlds; ++w) {
         mj_step(m.get(), reference.raw[w]);
         const std::string diff =

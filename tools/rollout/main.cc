@@ -133,16 +133,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     plugin_s += Seconds() - t0;
-    total.kinematics_s += stats.kinematics_s;
-    total.pass_s += stats.pass_s;
-    total.step_s += stats.step_s;
-    total.world_steps += stats.world_steps;
-    total.contacts += stats.contacts;
-    total.candidates += stats.candidates;
-    total.cached += stats.cached;
-    total.hits += stats.hits;
-    total.misses += stats.misses;
-    total.device = stats.device;
+    mjportal_addBatchStats(&total, &stats);
   }
 
   const double world_steps = static_cast<double>(o.worlds) * o.steps;
