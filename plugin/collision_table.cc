@@ -4,8 +4,10 @@
 #include <cstddef>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "batch/batch_engine.h"
+#include "collision/native_ccd.h"
 #include "collision/pair_kernels.h"
 #include "plugin/instance.h"
 #include "plugin/mesh_view.h"
@@ -82,6 +84,67 @@ int CollideConvexFast(const mjModel* m, mjData* d, InstanceState* state, mjPreCo
   return count;
 }
 
+// Native solver scratch for this thread, grown to the model's ccd_iterations, vertex degree and
+// polygon size (at least what boxes need: 3 and 4).
+collision::NativeScratch NativeScratchFor(const mjModel* m) {
+  thread_local std::vector<double> memory;
+  const int iterations = m->opt.ccd_iterations;
+  const int degree = m->nmeshdegmax > 3 ? static_cast<int>(m->nmeshdegmax) : 3;
+  const int poly = m->npolygonmax > 4 ? static_cast<int>(m->npolygonmax) : 4;
+  const size_t epa_words = (collision::NativeEpaScratchBytes(iterations) + 7) / 8;
+  const size_t words = epa_words + (collision::NativePatchScratchBytes(degree, poly) + 7) / 8;
+  if (memory.size() < words) {
+    memory.resize(words);
+  }
+  collision::NativeScratch scratch;
+  scratch.epa = collision::NativeEpaScratchIn(memory.data(), iterations);
+  scratch.patch = collision::NativePatchScratchIn(memory.data() + epa_words, degree, poly);
+  return scratch;
+}
+
+// Compat's general convex pair: MuJoCo 3.12's native GJK/EPA collider reproduced
+// (collision/native_ccd.h). Returns -1 (MuJoCo answers) for the libccd path (nativeccd
+// disabled), which is not ported yet.
+template <int Type1, int Type2>
+int CollideConvexCompat(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con,
+                        int g1, int g2, mjtNum margin) {
+  if (m->opt.disableflags & mjDSBL_NATIVECCD) {
+    return -1;
+  }
+  collision::NativeShape a =
+      collision::MakeNativeShape(static_cast<collision::ShapeType>(Type1), d->geom_xpos + 3 * g1,
+                                 d->geom_xmat + 9 * g1, m->geom_size + 3 * g1, margin);
+  collision::NativeShape b =
+      collision::MakeNativeShape(static_cast<collision::ShapeType>(Type2), d->geom_xpos + 3 * g2,
+                                 d->geom_xmat + 9 * g2, m->geom_size + 3 * g2, margin);
+  collision::NativeSettings settings;
+  settings.iterations = m->opt.ccd_iterations;
+  settings.tolerance = m->opt.ccd_tolerance;
+  settings.multiccd = !(m->opt.disableflags & mjDSBL_MULTICCD);
+  if (settings.iterations < 1) {
+    return -1;
+  }
+  if constexpr (Type1 == mjGEOM_MESH) {
+    a.mesh = NativeMeshOf(m, g1);
+  }
+  if constexpr (Type2 == mjGEOM_MESH) {
+    b.mesh = NativeMeshOf(m, g2);
+  }
+  if (state->config().stats) {
+    state->CountCall(Type1, Type2, /*ours=*/true);
+  }
+  collision::NativeOutcome outcome;
+  const int count =
+      collision::NativeConvex(a, b, settings, margin, m->geom_rbound[g1], m->geom_rbound[g2],
+                              AsContacts(con), NativeScratchFor(m), &outcome);
+  if (outcome.warning == collision::kNativeWarnOriginOnFace) {
+    mju_warning("EPA: origin lies on affine hull of face");
+  } else if (outcome.warning == collision::kNativeWarnOutOfFaces) {
+    mju_warning("EPA: out of memory for faces on expanding polytope");
+  }
+  return count;
+}
+
 // How the instance's mode answers (Type1, Type2): an analytic kernel, the convex solver, or
 // MuJoCo's original.
 template <int Type1, int Type2>
@@ -130,6 +193,7 @@ int Ours(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, i
     if (state->config().mode == Mode::kFast) {
       return CollideConvexFast<Type1, Type2>(m, d, state, con, g1, g2, margin);
     }
+    return CollideConvexCompat<Type1, Type2>(m, d, state, con, g1, g2, margin);
   }
   return -1;
 }

@@ -21,13 +21,15 @@ constexpr bool UsesConvexSolver(int type1, int type2) {
                                    static_cast<collision::ShapeType>(type2));
 }
 
-// compat: the analytic kernels (bit-exact with MuJoCo); the general convex pairs stay with
-// MuJoCo until compat versions of its GJK/EPA land. fast: the analytic kernels plus the convex
-// solvers, i.e. every pair among plane, sphere, capsule, ellipsoid, cylinder, box and mesh.
-constexpr bool RoutesToKernel(Mode mode, int type1, int type2) {
+// Both modes answer every pair among plane, sphere, capsule, ellipsoid, cylinder, box and mesh:
+// the analytic kernels (bit-exact with MuJoCo) plus, for the general convex pairs, fast mode's
+// solvers or compat's port of MuJoCo's native GJK/EPA. Compat still hands MuJoCo a call at run
+// time where that port does not reach (collision_table.cc: nativeccd disabled, the contact patch
+// of box/mesh pairs without margin); the pair counters show those as delegated.
+constexpr bool RoutesToKernel(Mode /*mode*/, int type1, int type2) {
   return collision::HasPairKernel(static_cast<collision::ShapeType>(type1),
                                   static_cast<collision::ShapeType>(type2)) ||
-         (mode == Mode::kFast && UsesConvexSolver(type1, type2));
+         UsesConvexSolver(type1, type2);
 }
 
 }  // namespace mjportal
