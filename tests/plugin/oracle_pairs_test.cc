@@ -136,6 +136,111 @@ INSTANTIATE_TEST_SUITE_P(AnalyticPairs, OraclePairsTest,
                                            OracleParam{mjGEOM_CAPSULE, mjGEOM_CAPSULE, "fast"}),
                          ParamName);
 
+// Settings and placements the random oracle above rarely reaches, for the general convex pairs
+// in compat: face-to-face box/mesh contacts (the contact patch), resting contacts, multiccd
+// disabled, a tight iteration cap, a loose tolerance.
+enum class Variant { kFaceToFace, kResting, kNoMultiCcd, kFewIterations, kLooseTolerance };
+
+struct VariantParam {
+  int type1;
+  int type2;
+  Variant variant;
+};
+
+const char* VariantName(Variant v) {
+  switch (v) {
+    case Variant::kFaceToFace:
+      return "face_to_face";
+    case Variant::kResting:
+      return "resting";
+    case Variant::kNoMultiCcd:
+      return "no_multiccd";
+    case Variant::kFewIterations:
+      return "few_iterations";
+    case Variant::kLooseTolerance:
+      return "loose_tolerance";
+  }
+  return "?";
+}
+
+void PrintTo(const VariantParam& p, std::ostream* os) {
+  *os << tools::GeomTypeName(p.type1) << "-" << tools::GeomTypeName(p.type2) << " "
+      << VariantName(p.variant);
+}
+
+class OracleVariantsTest : public MujocoTest, public ::testing::WithParamInterface<VariantParam> {};
+
+TEST_P(OracleVariantsTest, MatchesOriginalBitForBit) {
+  const tools::PluginApi& api = LoadPlugin();
+  const VariantParam p = GetParam();
+  std::string error;
+  PairScene scene = PairScene::Create(p.type1, p.type2, 1024, {{"mode", "compat"}}, &error);
+  ASSERT_TRUE(scene.ok()) << error;
+  mjModel* m = const_cast<mjModel*>(scene.model());  // table entries read opt at call time
+  if (p.variant == Variant::kNoMultiCcd)
+    m->opt.disableflags |= mjDSBL_MULTICCD;
+  if (p.variant == Variant::kFewIterations)
+    m->opt.ccd_iterations = 4;
+  if (p.variant == Variant::kLooseTolerance)
+    m->opt.ccd_tolerance = 1e-2;
+  const mjfCollision original = api.originalCollision(p.type1, p.type2);
+  const mjfCollision dispatcher = mjCOLLISIONFUNC[p.type1][p.type2];
+
+  const long total = CasesFromEnv() / 4;
+  long done = 0, hits = 0, patches = 0;
+  for (std::uint64_t batch = 0; done < total; ++batch) {
+    const std::uint64_t seed = 7919 * batch + 131 * p.type1 + p.type2;
+    if (p.variant == Variant::kFaceToFace)
+      scene.RandomizeFaceToFace(seed, original);
+    else if (p.variant == Variant::kResting)
+      scene.RandomizeResting(seed, original);
+    else
+      scene.Randomize(seed);
+    for (const PairCase& c : scene.cases()) {
+      if (done++ >= total)
+        break;
+      mjPreContact expected[mjMAXCONPAIR], actual[mjMAXCONPAIR];
+      std::memset(expected, 0, sizeof(expected));
+      std::memset(actual, 0, sizeof(actual));
+      const int n_expected = original(m, scene.data(), expected, c.geom1, c.geom2, c.margin);
+      const int n_actual = dispatcher(m, scene.data(), actual, c.geom1, c.geom2, c.margin);
+      ASSERT_EQ(n_actual, n_expected) << "contact count differs\n" << scene.Describe(c);
+      ASSERT_TRUE(SameContacts(actual, expected, n_expected)) << "contacts differ\n"
+                                                              << scene.Describe(c);
+      hits += n_expected > 0;
+      patches += n_expected > 1 && c.margin == 0;
+    }
+  }
+  EXPECT_GT(hits, total / 10) << "too few contacts in the sample";
+  if (p.variant == Variant::kFaceToFace) {
+    // Box/mesh pairs without margin answer with a clipped patch; the sample must reach it.
+    EXPECT_GT(patches, total / 10) << "too few contact patches in the sample";
+  }
+}
+
+std::string VariantParamName(const ::testing::TestParamInfo<VariantParam>& info) {
+  return std::string(tools::GeomTypeName(info.param.type1)) + "_" +
+         tools::GeomTypeName(info.param.type2) + "_" + VariantName(info.param.variant);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    CompatConvex, OracleVariantsTest,
+    ::testing::Values(VariantParam{mjGEOM_BOX, mjGEOM_MESH, Variant::kFaceToFace},
+                      VariantParam{mjGEOM_MESH, mjGEOM_MESH, Variant::kFaceToFace},
+                      VariantParam{mjGEOM_BOX, mjGEOM_MESH, Variant::kResting},
+                      VariantParam{mjGEOM_MESH, mjGEOM_MESH, Variant::kResting},
+                      VariantParam{mjGEOM_CYLINDER, mjGEOM_BOX, Variant::kResting},
+                      VariantParam{mjGEOM_CAPSULE, mjGEOM_MESH, Variant::kResting},
+                      VariantParam{mjGEOM_ELLIPSOID, mjGEOM_CYLINDER, Variant::kResting},
+                      VariantParam{mjGEOM_BOX, mjGEOM_MESH, Variant::kNoMultiCcd},
+                      VariantParam{mjGEOM_CYLINDER, mjGEOM_CYLINDER, Variant::kNoMultiCcd},
+                      VariantParam{mjGEOM_MESH, mjGEOM_MESH, Variant::kFewIterations},
+                      VariantParam{mjGEOM_CYLINDER, mjGEOM_BOX, Variant::kFewIterations},
+                      VariantParam{mjGEOM_ELLIPSOID, mjGEOM_ELLIPSOID, Variant::kFewIterations},
+                      VariantParam{mjGEOM_CAPSULE, mjGEOM_CYLINDER, Variant::kLooseTolerance},
+                      VariantParam{mjGEOM_BOX, mjGEOM_MESH, Variant::kLooseTolerance}),
+    VariantParamName);
+
 // A model without an mjportal instance: the dispatcher hands every call to the original.
 TEST_F(MujocoTest, WithoutInstanceDispatcherEqualsOriginal) {
   const tools::PluginApi& api = LoadPlugin();

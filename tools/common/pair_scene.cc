@@ -233,6 +233,81 @@ void PairScene::Randomize(std::uint64_t seed) {
   }
 }
 
+namespace {
+
+// A local face normal of geom g: a random box face axis or hull polygon normal; for other types,
+// a random direction.
+void RandomFaceNormal(const mjModel* m, int g, Sampler& s, mjtNum n[3]) {
+  if (m->geom_type[g] == mjGEOM_BOX) {
+    mju_zero3(n);
+    n[static_cast<int>(s.Uniform(0, 2.999))] = s.Chance(0.5) ? 1 : -1;
+  } else if (m->geom_type[g] == mjGEOM_MESH && m->mesh_polynum[m->geom_dataid[g]] > 0) {
+    const int mesh = m->geom_dataid[g];
+    const int k = static_cast<int>(s.Uniform(0, m->mesh_polynum[mesh] - 1e-9));
+    mju_copy3(n, m->mesh_polynormal + 3 * (m->mesh_polyadr[mesh] + k));
+  } else {
+    s.Direction(n);
+  }
+}
+
+}  // namespace
+
+void PairScene::RandomizeFaceToFace(std::uint64_t seed, mjfCollision judge) {
+  Randomize(seed);
+  Sampler s(seed ^ 0xface2faceULL);
+  const mjModel* m = model_.get();
+  mjData* d = data_.get();
+  mjPreContact con[mjMAXCONPAIR];
+  for (PairCase& c : cases_) {
+    mjtNum* pos1 = d->geom_xpos + 3 * c.geom1;
+    mjtNum* pos2 = d->geom_xpos + 3 * c.geom2;
+    mjtNum* mat1 = d->geom_xmat + 9 * c.geom1;
+    mjtNum* mat2 = d->geom_xmat + 9 * c.geom2;
+    for (int k = 0; k < 3; ++k)
+      pos1[k] = s.Uniform(-1, 1);
+    s.Rotation(mat1);
+
+    // dir: geom 1's face normal in the world; geom 2's face normal n2 is turned onto -dir, with a
+    // random spin about it and a small tilt.
+    mjtNum n1[3], n2[3], dir[3], target[3];
+    RandomFaceNormal(m, c.geom1, s, n1);
+    RandomFaceNormal(m, c.geom2, s, n2);
+    mju_mulMatVec3(dir, mat1, n1);
+    mju_normalize3(dir);
+    mju_scl3(target, dir, -1);
+    mjtNum q_from[4], q_to[4], q_spin[4], q_tilt[4], q[4], tmp[4], axis[3];
+    mju_quatZ2Vec(q_from, n2);
+    mju_quatZ2Vec(q_to, target);
+    const mjtNum z[3] = {0, 0, 1};
+    mju_axisAngle2Quat(q_spin, z, s.Uniform(-mjPI, mjPI));
+    s.Direction(axis);
+    mju_axisAngle2Quat(q_tilt, axis, s.Chance(0.5) ? 0.0 : s.Uniform(0, 0.05));
+    mju_negQuat(tmp, q_from);     // n2 -> z
+    mju_mulQuat(q, q_spin, tmp);  // spin about z
+    mju_mulQuat(tmp, q_to, q);    // z -> -dir
+    mju_mulQuat(q, q_tilt, tmp);  // tilt
+    mju_normalize4(q);
+    mju_quat2Mat(mat2, q);
+
+    auto bound = [&](int g) {
+      return m->geom_type[g] == mjGEOM_MESH ? m->geom_rbound[g]
+                                            : BoundingRadius(m->geom_type[g], m->geom_size + 3 * g);
+    };
+    const double reach = bound(c.geom1) + bound(c.geom2);
+    double lo = 0.0, hi = 2 * reach + 1;
+    for (int it = 0; it < 60; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      for (int k = 0; k < 3; ++k)
+        pos2[k] = pos1[k] + dir[k] * mid;
+      (judge(m, d, con, c.geom1, c.geom2, 0) > 0 ? lo : hi) = mid;
+    }
+    const double offset = s.Uniform(-0.005, 0.001) * reach;
+    for (int k = 0; k < 3; ++k)
+      pos2[k] = pos1[k] + dir[k] * (lo + offset);
+    c.margin = s.Chance(0.2) ? s.Uniform(0, 0.01) * reach : 0.0;
+  }
+}
+
 void PairScene::RandomizeResting(std::uint64_t seed, mjfCollision judge) {
   Randomize(seed);
   Sampler s(seed ^ 0x5eedULL);

@@ -39,6 +39,14 @@ class PairScene {
   // by up to 1% of the pair's reach. Margins are zero, or (30%) up to 1% of the reach.
   void RandomizeResting(std::uint64_t seed, mjfCollision judge);
 
+  // Face-to-face contacts of box and mesh pairs (other types: a random touching direction), as
+  // in a settled pile of boxes and hulls: geom 1 random; geom 2 turned so that one of its faces
+  // (a box face, a hull polygon) is anti-parallel to one of geom 1's (a random one) up to a twist
+  // of < 3°; then moved along that face's normal to where `judge` starts reporting contact, and
+  // pushed in by up to 0.5% of the reach or pulled out by up to 0.1%. Margins zero, or (20%) up to
+  // 1% of the reach.
+  void RandomizeFaceToFace(std::uint64_t seed, mjfCollision judge);
+
   // One line per geom with %.17g values, enough to rebuild the case.
   std::string Describe(const PairCase& c) const;
 
