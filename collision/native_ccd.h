@@ -16,6 +16,7 @@
 #pragma once
 
 #include "collision/native_epa.h"
+#include "collision/native_mpr.h"
 #include "collision/native_multicontact.h"
 
 namespace mjportal::collision {
@@ -31,6 +32,7 @@ struct NativeSettings {
   int iterations = 35;      // opt.ccd_iterations
   double tolerance = 1e-6;  // opt.ccd_tolerance
   bool multiccd = true;     // multiccd not disabled
+  bool nativeccd = true;    // nativeccd not disabled (else libccd MPR, native_mpr.h)
 };
 
 // Inflates a core distance by the two radii (+ margin/2): moves the witness points out along the
@@ -253,6 +255,7 @@ MJP_HD inline bool NativeDistinct(const Contact* con, int n, double tolerance) {
 // Result of a NativeConvex call beyond its contacts.
 struct NativeOutcome {
   int warning = kNativeWarnNone;  // a MuJoCo warning to print (NativeWarning)
+  bool lost_vertex = false;       // libccd path: "mesh_support could not find support vertex"
 };
 
 // One penetration query (mjc_penetration): contacts for a negative distance, at most max_contacts.
@@ -271,10 +274,29 @@ MJP_HD inline int NativeConvex(NativeShape& a, NativeShape& b, const NativeSetti
                                double margin, double rbound1, double rbound2, Contact* con,
                                const NativeScratch& scratch, NativeOutcome* outcome) {
   const int max_contacts = NativeMaxContacts(a, b, settings.multiccd);
+  const NativeShape a0 = a, b0 = b;
   NativeStatus status;
-  int ncon = NativePenetration(settings, a, b, max_contacts, margin, con, scratch, &status);
-  outcome->warning = status.warning;
-  if (max_contacts > 1) {
+
+  // One penetration query on the current poses: native GJK/EPA, or libccd's MPR followed by the
+  // smooth-shape normal correction (on the unperturbed geoms, as MuJoCo does).
+  auto penetration = [&](int nmax, Contact* out) {
+    if (settings.nativeccd) {
+      const int n = NativePenetration(settings, a, b, nmax, margin, out, scratch, &status);
+      if (status.warning != kNativeWarnNone) {
+        outcome->warning = status.warning;
+      }
+      return n;
+    }
+    const int n = CcdMprContact(a, b, settings.iterations, settings.tolerance, margin, out,
+                                &outcome->lost_vertex);
+    if (n) {
+      CcdFixNormal(a0, b0, out);
+    }
+    return n;
+  };
+
+  int ncon = penetration(max_contacts, con);
+  if (settings.nativeccd && max_contacts > 1) {
     return ncon;  // the patch is the answer
   }
   const bool smooth = a.type == ShapeType::kSphere || a.type == ShapeType::kEllipsoid ||
@@ -287,7 +309,6 @@ MJP_HD inline int NativeConvex(NativeShape& a, NativeShape& b, const NativeSetti
   Vec3 x, axes[2];
   NativeMakeFrame(con[0].normal, &x, &axes[0], &axes[1]);
   const double tolerance = 1e-3 * (rbound1 < rbound2 ? rbound1 : rbound2);
-  const NativeShape a0 = a, b0 = b;
   for (int axis = 0; axis < 2; ++axis) {
     for (int sign = 0; sign < 2; ++sign) {
       const double s = sign == 0 ? -kNativePerturbSin : kNativePerturbSin;
@@ -301,10 +322,7 @@ MJP_HD inline int NativeConvex(NativeShape& a, NativeShape& b, const NativeSetti
       const Vec3 origin = con[0].pos;
       NativeRotateAbout(a, rot, origin);
       NativeRotateAbout(b, inverse, origin);
-      const int n = NativePenetration(settings, a, b, 1, margin, con + ncon, scratch, &status);
-      if (status.warning != kNativeWarnNone) {
-        outcome->warning = status.warning;
-      }
+      const int n = penetration(1, con + ncon);
       if (n && NativeDistinct(con, ncon + 1, tolerance)) {
         con[ncon].dist = con[0].dist;
         ncon += 1;

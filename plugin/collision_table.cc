@@ -103,14 +103,10 @@ collision::NativeScratch NativeScratchFor(const mjModel* m) {
 }
 
 // Compat's general convex pair: MuJoCo 3.12's native GJK/EPA collider reproduced
-// (collision/native_ccd.h). Returns -1 (MuJoCo answers) for the libccd path (nativeccd
-// disabled), which is not ported yet.
+// (collision/native_ccd.h), or with nativeccd disabled its libccd MPR path (native_mpr.h).
 template <int Type1, int Type2>
 int CollideConvexCompat(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con,
                         int g1, int g2, mjtNum margin) {
-  if (m->opt.disableflags & mjDSBL_NATIVECCD) {
-    return -1;
-  }
   collision::NativeShape a =
       collision::MakeNativeShape(static_cast<collision::ShapeType>(Type1), d->geom_xpos + 3 * g1,
                                  d->geom_xmat + 9 * g1, m->geom_size + 3 * g1, margin);
@@ -121,6 +117,7 @@ int CollideConvexCompat(const mjModel* m, mjData* d, InstanceState* state, mjPre
   settings.iterations = m->opt.ccd_iterations;
   settings.tolerance = m->opt.ccd_tolerance;
   settings.multiccd = !(m->opt.disableflags & mjDSBL_MULTICCD);
+  settings.nativeccd = !(m->opt.disableflags & mjDSBL_NATIVECCD);
   if (settings.iterations < 1) {
     return -1;
   }
@@ -141,6 +138,9 @@ int CollideConvexCompat(const mjModel* m, mjData* d, InstanceState* state, mjPre
     mju_warning("EPA: origin lies on affine hull of face");
   } else if (outcome.warning == collision::kNativeWarnOutOfFaces) {
     mju_warning("EPA: out of memory for faces on expanding polytope");
+  }
+  if (outcome.lost_vertex) {
+    mju_warning("mesh_support could not find support vertex");
   }
   return count;
 }

@@ -138,8 +138,16 @@ INSTANTIATE_TEST_SUITE_P(AnalyticPairs, OraclePairsTest,
 
 // Settings and placements the random oracle above rarely reaches, for the general convex pairs
 // in compat: face-to-face box/mesh contacts (the contact patch), resting contacts, multiccd
-// disabled, a tight iteration cap, a loose tolerance.
-enum class Variant { kFaceToFace, kResting, kNoMultiCcd, kFewIterations, kLooseTolerance };
+// disabled, a tight iteration cap, a loose tolerance, and nativeccd disabled (libccd's MPR).
+enum class Variant {
+  kFaceToFace,
+  kResting,
+  kNoMultiCcd,
+  kFewIterations,
+  kLooseTolerance,
+  kLibccd,
+  kLibccdResting
+};
 
 struct VariantParam {
   int type1;
@@ -159,6 +167,10 @@ const char* VariantName(Variant v) {
       return "few_iterations";
     case Variant::kLooseTolerance:
       return "loose_tolerance";
+    case Variant::kLibccd:
+      return "libccd";
+    case Variant::kLibccdResting:
+      return "libccd_resting";
   }
   return "?";
 }
@@ -183,6 +195,8 @@ TEST_P(OracleVariantsTest, MatchesOriginalBitForBit) {
     m->opt.ccd_iterations = 4;
   if (p.variant == Variant::kLooseTolerance)
     m->opt.ccd_tolerance = 1e-2;
+  if (p.variant == Variant::kLibccd || p.variant == Variant::kLibccdResting)
+    m->opt.disableflags |= mjDSBL_NATIVECCD;
   const mjfCollision original = api.originalCollision(p.type1, p.type2);
   const mjfCollision dispatcher = mjCOLLISIONFUNC[p.type1][p.type2];
 
@@ -192,7 +206,7 @@ TEST_P(OracleVariantsTest, MatchesOriginalBitForBit) {
     const std::uint64_t seed = 7919 * batch + 131 * p.type1 + p.type2;
     if (p.variant == Variant::kFaceToFace)
       scene.RandomizeFaceToFace(seed, original);
-    else if (p.variant == Variant::kResting)
+    else if (p.variant == Variant::kResting || p.variant == Variant::kLibccdResting)
       scene.RandomizeResting(seed, original);
     else
       scene.Randomize(seed);
@@ -238,7 +252,24 @@ INSTANTIATE_TEST_SUITE_P(
                       VariantParam{mjGEOM_CYLINDER, mjGEOM_BOX, Variant::kFewIterations},
                       VariantParam{mjGEOM_ELLIPSOID, mjGEOM_ELLIPSOID, Variant::kFewIterations},
                       VariantParam{mjGEOM_CAPSULE, mjGEOM_CYLINDER, Variant::kLooseTolerance},
-                      VariantParam{mjGEOM_BOX, mjGEOM_MESH, Variant::kLooseTolerance}),
+                      VariantParam{mjGEOM_BOX, mjGEOM_MESH, Variant::kLooseTolerance},
+                      VariantParam{mjGEOM_SPHERE, mjGEOM_ELLIPSOID, Variant::kLibccd},
+                      VariantParam{mjGEOM_SPHERE, mjGEOM_MESH, Variant::kLibccd},
+                      VariantParam{mjGEOM_CAPSULE, mjGEOM_ELLIPSOID, Variant::kLibccd},
+                      VariantParam{mjGEOM_CAPSULE, mjGEOM_CYLINDER, Variant::kLibccd},
+                      VariantParam{mjGEOM_CAPSULE, mjGEOM_MESH, Variant::kLibccd},
+                      VariantParam{mjGEOM_ELLIPSOID, mjGEOM_ELLIPSOID, Variant::kLibccd},
+                      VariantParam{mjGEOM_ELLIPSOID, mjGEOM_CYLINDER, Variant::kLibccd},
+                      VariantParam{mjGEOM_ELLIPSOID, mjGEOM_BOX, Variant::kLibccd},
+                      VariantParam{mjGEOM_ELLIPSOID, mjGEOM_MESH, Variant::kLibccd},
+                      VariantParam{mjGEOM_CYLINDER, mjGEOM_CYLINDER, Variant::kLibccd},
+                      VariantParam{mjGEOM_CYLINDER, mjGEOM_BOX, Variant::kLibccd},
+                      VariantParam{mjGEOM_CYLINDER, mjGEOM_MESH, Variant::kLibccd},
+                      VariantParam{mjGEOM_BOX, mjGEOM_MESH, Variant::kLibccd},
+                      VariantParam{mjGEOM_MESH, mjGEOM_MESH, Variant::kLibccd},
+                      VariantParam{mjGEOM_CYLINDER, mjGEOM_BOX, Variant::kLibccdResting},
+                      VariantParam{mjGEOM_ELLIPSOID, mjGEOM_ELLIPSOID, Variant::kLibccdResting},
+                      VariantParam{mjGEOM_MESH, mjGEOM_MESH, Variant::kLibccdResting}),
     VariantParamName);
 
 // A model without an mjportal instance: the dispatcher hands every call to the original.

@@ -1,6 +1,7 @@
 // Per-call cost of the narrowphase pairs mjportal answers itself: MuJoCo's original table entry
 // against mjportal's installed table entry (compat mode: instance lookup + kernel), in one process,
-// on the same seeded random poses (about half of them in contact); plus the kernel called alone.
+// on the same seeded random poses (about half of them in contact); plus the kernel called alone
+// (analytic pairs). The general convex pairs run compat's port of MuJoCo's native GJK/EPA.
 // Prints Google Benchmark's table, then the fastest repetition of each and the ratio.
 //
 //   build/bin/mjportal-bench-pairs [--benchmark_repetitions=N] [google benchmark flags]
@@ -70,6 +71,17 @@ constexpr KernelBench kKernels[] = {
 };
 static_assert(std::size(kKernels) == std::size(kPairs), "one kernel benchmark per pair");
 
+// The general convex pairs (MuJoCo's mjc_Convex entries), answered by the native port in compat.
+constexpr int kConvexPairs[][2] = {
+    {mjGEOM_SPHERE, mjGEOM_ELLIPSOID},   {mjGEOM_SPHERE, mjGEOM_MESH},
+    {mjGEOM_CAPSULE, mjGEOM_ELLIPSOID},  {mjGEOM_CAPSULE, mjGEOM_CYLINDER},
+    {mjGEOM_CAPSULE, mjGEOM_MESH},       {mjGEOM_ELLIPSOID, mjGEOM_ELLIPSOID},
+    {mjGEOM_ELLIPSOID, mjGEOM_CYLINDER}, {mjGEOM_ELLIPSOID, mjGEOM_BOX},
+    {mjGEOM_ELLIPSOID, mjGEOM_MESH},     {mjGEOM_CYLINDER, mjGEOM_CYLINDER},
+    {mjGEOM_CYLINDER, mjGEOM_BOX},       {mjGEOM_CYLINDER, mjGEOM_MESH},
+    {mjGEOM_BOX, mjGEOM_MESH},           {mjGEOM_MESH, mjGEOM_MESH},
+};
+
 }  // namespace
 }  // namespace mjportal::tools
 
@@ -93,6 +105,15 @@ int main(int argc, char** argv) {
     }
     scenes.back().Randomize(20261202);
   }
+  const size_t analytic = scenes.size();
+  for (const auto& pair : kConvexPairs) {
+    scenes.push_back(PairScene::Create(pair[0], pair[1], kCases, {{"mode", "compat"}}, &error));
+    if (!scenes.back().ok()) {
+      std::fprintf(stderr, "mjportal-bench-pairs: %s\n", error.c_str());
+      return 1;
+    }
+    scenes.back().Randomize(20261202);
+  }
   for (size_t k = 0; k < scenes.size(); ++k) {
     const PairScene* scene = &scenes[k];
     const int t1 = scene->type1(), t2 = scene->type2();
@@ -102,7 +123,9 @@ int main(int argc, char** argv) {
                                  api->originalCollision(t1, t2));
     benchmark::RegisterBenchmark((name + "/mjportal").c_str(), CallEntry, scene,
                                  mjCOLLISIONFUNC[t1][t2]);
-    benchmark::RegisterBenchmark((name + "/kernel").c_str(), kKernels[k], scene);
+    if (k < analytic) {
+      benchmark::RegisterBenchmark((name + "/kernel").c_str(), kKernels[k], scene);
+    }
   }
 
   benchmark::Initialize(&argc, argv);
@@ -117,8 +140,13 @@ int main(int argc, char** argv) {
     const double ours = reporter.Best(name + "/mjportal");
     const double kernel = reporter.Best(name + "/kernel");
     if (stock > 0 && ours > 0) {
-      std::printf("%-18s %10.2f %12.2f %8.3f %14.2f\n", name.c_str(), stock, ours, ours / stock,
-                  kernel);
+      if (kernel > 0) {
+        std::printf("%-18s %10.2f %12.2f %8.3f %14.2f\n", name.c_str(), stock, ours, ours / stock,
+                    kernel);
+      } else {
+        std::printf("%-18s %10.2f %12.2f %8.3f %14s\n", name.c_str(), stock, ours, ours / stock,
+                    "-");
+      }
     }
   }
   benchmark::Shutdown();
