@@ -262,7 +262,8 @@ struct NativeOutcome {
 MJP_HD inline int NativePenetration(const NativeSettings& settings, NativeShape& a, NativeShape& b,
                                     int max_contacts, double margin, Contact* con,
                                     const NativeScratch& scratch, NativeStatus* status) {
-  *status = NativeStatus{};
+  // Every result field is written by the solve before it is read; only the warning accumulates.
+  status->warning = kNativeWarnNone;
   const double dist =
       NativeCcd(settings.iterations, settings.tolerance, max_contacts, 0, status, a, b, scratch);
   return dist < 0 ? NativeWitnessContacts(*status, margin, con) : 0;
