@@ -34,11 +34,13 @@ struct NativeFace {
 };
 
 // Scratch for one solve, sized for `iterations` (the model's ccd_iterations): vertices
-// 5 + iterations, faces and map 6 × iterations, horizon 6 × iterations.
+// 5 + iterations, faces and map 6 × iterations, horizon 6 × iterations. map_dist2[i] mirrors
+// faces[map[i]].dist2, so the nearest-face scan reads one contiguous array.
 struct NativeEpaScratch {
   NativeVertex* verts = nullptr;
   NativeFace* faces = nullptr;
   int* map = nullptr;
+  double* map_dist2 = nullptr;
   int* horizon_index = nullptr;
   int* horizon_edge = nullptr;
   int iterations = 0;
@@ -47,7 +49,7 @@ struct NativeEpaScratch {
 // Bytes of scratch for `iterations`, each array 8-byte aligned.
 constexpr unsigned long NativeEpaScratchBytes(int iterations) {
   return sizeof(NativeVertex) * (5 + iterations) + sizeof(NativeFace) * 6 * iterations +
-         3 * sizeof(int) * (6 * iterations + 1) + 32;
+         sizeof(double) * (6 * iterations + 1) + 3 * sizeof(int) * (6 * iterations + 1) + 32;
 }
 
 // Lays the arrays of NativeEpaScratch out in `memory` (NativeEpaScratchBytes(iterations) bytes,
@@ -59,6 +61,8 @@ MJP_HD inline NativeEpaScratch NativeEpaScratchIn(void* memory, int iterations) 
   p += sizeof(NativeVertex) * (5 + iterations);
   s.faces = reinterpret_cast<NativeFace*>(p);
   p += sizeof(NativeFace) * 6 * iterations;
+  s.map_dist2 = reinterpret_cast<double*>(p);
+  p += sizeof(double) * (6 * iterations + 1);
   s.map = reinterpret_cast<int*>(p);
   p += sizeof(int) * (6 * iterations + 1);
   s.horizon_index = reinterpret_cast<int*>(p);
@@ -132,6 +136,7 @@ MJP_HD MJP_INLINE void NativeDeleteFace(NativePolytope* pt, NativeFace* face) {
   if (face->index >= 0) {
     const int moved = pt->mem.map[--pt->nmap];
     pt->mem.map[face->index] = moved;
+    pt->mem.map_dist2[face->index] = pt->mem.map_dist2[pt->nmap];
     pt->mem.faces[moved].index = face->index;
   }
   face->index = -2;
@@ -288,6 +293,7 @@ enum NativeEpaStart : int {
 MJP_HD MJP_INLINE void NativeMapAllFaces(NativePolytope* pt, int count) {
   for (int i = 0; i < count; ++i) {
     pt->mem.map[i] = i;
+    pt->mem.map_dist2[i] = pt->mem.faces[i].dist2;
     pt->mem.faces[i].index = i;
   }
   pt->nmap = count;
@@ -442,6 +448,7 @@ MJP_HD MJP_INLINE void NativeMapIfCandidate(NativePolytope* pt, double dist2, do
   if (dist2 >= lower2 && dist2 <= upper2) {
     const int i = pt->nmap++;
     pt->mem.map[i] = pt->nfaces - 1;
+    pt->mem.map_dist2[i] = dist2;
     pt->mem.faces[pt->nfaces - 1].index = i;
   }
 }
@@ -461,11 +468,17 @@ MJP_HD inline int NativeEpa(NativeStatus* status, NativePolytope* pt, NativeShap
 
     // The candidate face nearest to the origin: the lower bound.
     lower2 = kNativeMaxLimit;
-    for (int i = 0; i < pt->nmap; ++i) {
-      if (pt->mem.faces[pt->mem.map[i]].dist2 < lower2) {
-        face = pt->mem.map[i];
-        lower2 = pt->mem.faces[face].dist2;
+    const double* map_dist2 = pt->mem.map_dist2;
+    const int nmap = pt->nmap;
+    int nearest = -1;
+    for (int i = 0; i < nmap; ++i) {
+      if (map_dist2[i] < lower2) {
+        nearest = i;
+        lower2 = map_dist2[i];
       }
+    }
+    if (nearest >= 0) {
+      face = pt->mem.map[nearest];
     }
     if (lower2 > upper2 || face < 0) {
       face = previous;
