@@ -59,9 +59,11 @@ double NowNs() {
 }
 
 // Replays every recorded call through `table` on model m / data d (poses restored per step);
-// adds each pair type's time to `ns` (indexed t1 * mjNGEOMTYPES + t2) and returns the contacts.
+// adds each pair type's time to `ns` and its contacts to `hits` (both indexed t1 * mjNGEOMTYPES +
+// t2) and returns the contacts.
 long long Replay(const Recording& r, const mjModel* m, mjData* d,
-                 const mjfCollision table[mjNGEOMTYPES][mjNGEOMTYPES], std::vector<double>* ns) {
+                 const mjfCollision table[mjNGEOMTYPES][mjNGEOMTYPES], std::vector<double>* ns,
+                 std::vector<long long>* hits) {
   mjPreContact con[mjMAXCONPAIR];
   long long contacts = 0;
   int step = -1;
@@ -79,11 +81,14 @@ long long Replay(const Recording& r, const mjModel* m, mjData* d,
            m->geom_type[r.calls[j].g2] == t2) {
       ++j;
     }
+    long long found = 0;
     const double start = NowNs();
     for (size_t k = i; k < j; ++k) {
-      contacts += table[t1][t2](m, d, con, r.calls[k].g1, r.calls[k].g2, r.calls[k].margin);
+      found += table[t1][t2](m, d, con, r.calls[k].g1, r.calls[k].g2, r.calls[k].margin);
     }
     (*ns)[t1 * mjNGEOMTYPES + t2] += NowNs() - start;
+    (*hits)[t1 * mjNGEOMTYPES + t2] += found;
+    contacts += found;
     i = j;
   }
   return contacts;
@@ -175,10 +180,13 @@ int main(int argc, char** argv) {
   const int ntype = mjNGEOMTYPES * mjNGEOMTYPES;
   std::vector<double> best_stock(ntype, 1e300), best_plugin(ntype, 1e300);
   long long con_stock = 0, con_plugin = 0;
+  std::vector<long long> hits_stock(ntype), hits_plugin(ntype);
   for (int rep = 0; rep < repeat; ++rep) {
     std::vector<double> ns_stock(ntype, 0.0), ns_plugin(ntype, 0.0);
-    con_stock = Replay(r, stock.get(), d_stock.get(), original, &ns_stock);
-    con_plugin = Replay(r, plugin.get(), d_plugin.get(), mjCOLLISIONFUNC, &ns_plugin);
+    hits_stock.assign(ntype, 0);
+    hits_plugin.assign(ntype, 0);
+    con_stock = Replay(r, stock.get(), d_stock.get(), original, &ns_stock, &hits_stock);
+    con_plugin = Replay(r, plugin.get(), d_plugin.get(), mjCOLLISIONFUNC, &ns_plugin, &hits_plugin);
     for (int k = 0; k < ntype; ++k) {
       best_stock[k] = std::min(best_stock[k], ns_stock[k]);
       best_plugin[k] = std::min(best_plugin[k], ns_plugin[k]);
@@ -190,14 +198,16 @@ int main(int argc, char** argv) {
     calls[stock->geom_type[c.g1] * mjNGEOMTYPES + stock->geom_type[c.g2]]++;
   std::printf("%s: %d steps after %d settling steps, mode %s, fastest of %d replays\n",
               path.c_str(), steps, settle, mode.c_str(), repeat);
-  std::printf("%-18s %11s %14s %15s %7s\n", "pair", "calls/step", "stock ns/call", "plugin ns/call",
-              "ratio");
+  std::printf("%-18s %11s %14s %15s %7s %15s %16s\n", "pair", "calls/step", "stock ns/call",
+              "plugin ns/call", "ratio", "stock con/call", "plugin con/call");
   double total_stock = 0, total_plugin = 0;
   for (const auto& [k, n] : calls) {
     const std::string name =
         std::string(GeomTypeName(k / mjNGEOMTYPES)) + "-" + GeomTypeName(k % mjNGEOMTYPES);
-    std::printf("%-18s %11.2f %14.1f %15.1f %7.3f\n", name.c_str(), static_cast<double>(n) / steps,
-                best_stock[k] / n, best_plugin[k] / n, best_plugin[k] / best_stock[k]);
+    std::printf("%-18s %11.2f %14.1f %15.1f %7.3f %15.2f %16.2f\n", name.c_str(),
+                static_cast<double>(n) / steps, best_stock[k] / n, best_plugin[k] / n,
+                best_plugin[k] / best_stock[k], static_cast<double>(hits_stock[k]) / n,
+                static_cast<double>(hits_plugin[k]) / n);
     total_stock += best_stock[k];
     total_plugin += best_plugin[k];
   }
@@ -216,7 +226,8 @@ int main(int argc, char** argv) {
     }
     DataPtr d_counted(mj_makeData(counted.get()));
     std::vector<double> unused(ntype, 0.0);
-    Replay(r, counted.get(), d_counted.get(), mjCOLLISIONFUNC, &unused);
+    std::vector<long long> unused_hits(ntype, 0);
+    Replay(r, counted.get(), d_counted.get(), mjCOLLISIONFUNC, &unused, &unused_hits);
     long long counts[MJPORTAL_SOLVER_COUNTERS] = {};
     api->solverCounts(counted.get(), d_counted.get(), counts);
     std::printf("solver paths per step (all convex-solver calls):");
