@@ -102,6 +102,7 @@ struct ConvexCounters {
   long face = 0;             // step 3(b) answered by a box face or cylinder cap, not EPA
   long along_normal = 0;     // step 3(b) on curved pairs: MPR re-run along the best normal
   long newton = 0;           // sphere/ellipsoid pairs: Newton on the direction sphere (step 0)
+  long axis_hint = 0;        // calls ended by the caller's separating axis from an earlier call
 };
 
 // One solved contact: signed distance, unit normal from A to B, witness points.
@@ -333,8 +334,11 @@ MJP_HD inline int SolveCore(const ConvexGeom& a, const ConvexGeom& b, const Conv
 }
 
 // One contact of a and b within margin (the hand-off in the header); false when none.
+// On a miss that MPR proved with a support query, *separating (when given) receives that
+// query's direction; otherwise it is left alone.
 MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
-                         double margin, ConvexHit* hit, ConvexCounters* counters) {
+                         double margin, ConvexHit* hit, ConvexCounters* counters,
+                         Vec3* separating = nullptr) {
   const int it = s.max_iterations;
   if (s.algorithm == CcdAlgorithm::kAuto) {
     const int face = convex::FaceFirst(a, b, margin, hit);
@@ -393,8 +397,11 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
 
   ++counters->mpr;
   const MprResult r = MprPenetration(a, b, it, s.tolerance);
-  if (!r.hit)
+  if (!r.hit) {
+    if (separating != nullptr)
+      *separating = r.separating;
     return false;
+  }
   bool refine = s.algorithm == CcdAlgorithm::kGjk;
   convex::FaceAxis smallest;
   if (s.algorithm == CcdAlgorithm::kAuto) {
@@ -471,14 +478,53 @@ MJP_HD inline void AxisRotation(const Vec3& axis, double angle, double r[9]) {
 // `capacity`, and at most kMaxConvexContacts). Returns the count. A non-finite pose gives no
 // contact and counts bad_pose.
 MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
-                                double margin, Contact* out, int capacity,
-                                ConvexCounters* counters) {
+                                double margin, Contact* out, int capacity, ConvexCounters* counters,
+                                Vec3* separating_axis = nullptr) {
   if (!FinitePose(a.view) || !FinitePose(b.view)) {
     ++counters->bad_pose;
     return 0;
   }
+  if (capacity < 1)
+    return 0;
+
+  // Temporal coherence (the caller keeps one axis per pair between calls): geoms that stayed
+  // apart along the axis that separated them last time are still apart, proven by two support
+  // queries. The gap must exceed the margin by the solver tolerance, so the answer (no contact)
+  // is the one the solvers give: the hint changes the cost, never the result.
+  if (separating_axis != nullptr) {
+    const Vec3 n = *separating_axis;
+    if (n.x != 0 || n.y != 0 || n.z != 0) {
+      // The check's support queries must not move the meshes' warm starts (ties among hull
+      // vertices would then resolve differently in the solve below).
+      const MeshView* mesh_a = a.view.mesh;
+      const MeshView* mesh_b = b.view.mesh;
+      const int hint_a = mesh_a != nullptr ? mesh_a->hint : -1;
+      const int hint_b = mesh_b != nullptr ? mesh_b->hint : -1;
+      const Vec3 dir_a = mesh_a != nullptr ? mesh_a->hint_dir : Vec3{0, 0, 0};
+      const Vec3 dir_b = mesh_b != nullptr ? mesh_b->hint_dir : Vec3{0, 0, 0};
+      if (-OverlapAlong(a, b, n) > margin + s.tolerance) {
+        ++counters->axis_hint;
+        return 0;
+      }
+      if (mesh_a != nullptr) {
+        mesh_a->hint = hint_a;
+        mesh_a->hint_dir = dir_a;
+      }
+      if (mesh_b != nullptr) {
+        mesh_b->hint = hint_b;
+        mesh_b->hint_dir = dir_b;
+      }
+    }
+  }
   ConvexHit first;
-  if (capacity < 1 || !convex::Solve(a, b, s, margin, &first, counters))
+  Vec3 miss = {0, 0, 0};
+  const bool touching = convex::Solve(a, b, s, margin, &first, counters, &miss);
+  if (separating_axis != nullptr) {
+    const double length = std::sqrt(Dot(miss, miss));
+    *separating_axis =
+        !touching && length > 0 && length < 1e300 ? miss * (1 / length) : Vec3{0, 0, 0};
+  }
+  if (!touching)
     return 0;
   out[0] = {first.dist, (first.on_a + first.on_b) * 0.5, first.normal, {0, 0, 0}};
   if (!s.multicontact || capacity < 2 || convex::StrictlyConvex(a.type) ||

@@ -39,6 +39,9 @@ struct MprResult {
   // hit, so EPA can start from it (absent when the ray met M's boundary in one support point).
   bool has_tetrahedron = false;
   MinkowskiVertex tetrahedron[4];
+  // On a miss found by a support query: the query's direction n (not normalized), along which
+  // the geoms' projections do not overlap (max_A n·a <= min_B n·b): a separating axis.
+  Vec3 separating = {0, 0, 0};
 };
 
 // Penetration of geoms a and b (see the outline). max_iterations caps each phase; tolerance is
@@ -77,6 +80,7 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
   Vec3 n = -v0.v;
   Vertex v1 = MinkowskiSupport(a, b, n);
   if (Dot(v1.v, n) <= 0) {
+    result.separating = n;
     return result;
   }
   n = Cross(v1.v, v0.v);
@@ -94,6 +98,7 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
   }
   Vertex v2 = MinkowskiSupport(a, b, n);
   if (Dot(v2.v, n) <= 0) {
+    result.separating = n;
     return result;
   }
   n = Cross(v1.v - v0.v, v2.v - v0.v);
@@ -108,6 +113,7 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
   for (int it = 0; it < max_iterations && !portal; ++it) {
     v3 = MinkowskiSupport(a, b, n);
     if (Dot(v3.v, n) <= 0) {
+      result.separating = n;
       return result;
     }
     if (Dot(Cross(v1.v, v3.v), v0.v) < 0) {
@@ -134,6 +140,7 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
     n = n * (1 / length);
     const Vertex v4 = MinkowskiSupport(a, b, n);
     if (Dot(v4.v, n) < 0) {
+      result.separating = n;
       return result;  // the supporting plane along n passes the origin: separated
     }
     if (Dot(v4.v - v1.v, n) <= tolerance) {

@@ -73,8 +73,10 @@ int CollideConvexFast(const mjModel* m, mjData* d, InstanceState* state, mjPreCo
   // MuJoCo reserves mj_maxContact contacts for this pair in its shared buffer (1 for spheres and
   // ellipsoids; 4 for mesh–mesh and mesh–box, 5 with a margin; 1 without multiccd).
   const int capacity = mj_maxContact(m, g1, g2, margin > 0);
+  SeparationHints* hints = state->hints();
+  collision::Vec3* axis = hints != nullptr ? hints->Find(g1, g2) : nullptr;
   const int count =
-      collision::CollideConvex(a, b, settings, margin, AsContacts(con), capacity, &counters);
+      collision::CollideConvex(a, b, settings, margin, AsContacts(con), capacity, &counters, axis);
   if (counters.bad_pose != 0) {
     state->WarnBadPose(g1, g2);
   }

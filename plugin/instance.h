@@ -14,6 +14,7 @@
 #include "plugin/config.h"
 #include "plugin/mesh_view.h"
 #include "plugin/mjportal.h"
+#include "plugin/separation_hints.h"
 #include "plugin/support_fields.h"
 
 namespace mjportal {
@@ -27,12 +28,17 @@ inline constexpr const char* kSolverCounterNames[kSolverCounterCount] = {
     "perturbed", "bad_pose",
     "clipped",   "core",
     "face",      "along_normal",
-    "newton"};
+    "newton",    "axis_hint"};
 
 class InstanceState {
  public:
-  InstanceState(const Config& config, std::shared_ptr<const ModelSupportFields> fields)
-      : config_(config), fields_(std::move(fields)) {}
+  // `hint_pairs` > 0 keeps fast mode's separating axes for about that many pairs
+  // (plugin/separation_hints.h); 0 keeps none.
+  InstanceState(const Config& config, std::shared_ptr<const ModelSupportFields> fields,
+                int hint_pairs = 0)
+      : config_(config),
+        fields_(std::move(fields)),
+        hints_(hint_pairs > 0 ? std::make_unique<SeparationHints>(hint_pairs) : nullptr) {}
 
   const Config& config() const { return config_; }
   const ModelSupportFields* fields() const { return fields_.get(); }
@@ -57,7 +63,7 @@ class InstanceState {
                                               c.perturbed, c.bad_pose,
                                               c.clipped,   c.core,
                                               c.face,      c.along_normal,
-                                              c.newton};
+                                              c.newton,    c.axis_hint};
     for (int i = 0; i < kSolverCounterCount; ++i) {
       if (values[i] != 0)
         solver_[i].fetch_add(values[i], std::memory_order_relaxed);
@@ -75,6 +81,9 @@ class InstanceState {
           g1, g2);
     }
   }
+
+  // Fast mode's per-pair separating axes (nullptr in compat).
+  SeparationHints* hints() { return hints_.get(); }
 
   // The batched pass's answers for this mjData (batch/pair_cache.h).
   PairCache& cache() { return cache_; }
@@ -104,6 +113,7 @@ class InstanceState {
   Config config_;
   std::shared_ptr<const ModelSupportFields> fields_;
   std::atomic<std::int64_t> solver_[kSolverCounterCount] = {};
+  std::unique_ptr<SeparationHints> hints_;
   std::atomic<bool> warned_bad_pose_{false};
   std::atomic<bool> warned_full_buffer_{false};
   PairCache cache_;

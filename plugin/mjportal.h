@@ -48,7 +48,7 @@ MJPORTAL_API int mjportal_pairCounts(const mjModel* m, const mjData* d, long lon
  * sphere/ellipsoid pairs. Writes MJPORTAL_SOLVER_COUNTERS
  * values in that order (names: mjportal_solverCounterName) and returns their number, or -1 when d
  * has no instance or counting is off. */
-#define MJPORTAL_SOLVER_COUNTERS 13
+#define MJPORTAL_SOLVER_COUNTERS 14
 MJPORTAL_API int mjportal_solverCounts(const mjModel* m, const mjData* d, long long* counts);
 MJPORTAL_API const char* mjportal_solverCounterName(int i);
 

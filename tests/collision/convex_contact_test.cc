@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -689,6 +690,69 @@ TEST(ConvexMultiContact, NeverExceedsCapacity) {
         ASSERT_LE(con[i].dist, 0.01);
     }
   }
+}
+
+// ---- Temporal coherence ----------------------------------------------------------------------
+
+// The caller's per-pair separating axis changes the cost, never the answer: a pair jittering in
+// and out of contact over many calls gets bitwise the same contacts with the axis kept between
+// calls as without it.
+TEST(ConvexAxisHint, NeverChangesTheAnswer) {
+  RandomGeometry s(4242);
+  const ShapeType kinds[][2] = {{ShapeType::kMesh, ShapeType::kMesh},
+                                {ShapeType::kBox, ShapeType::kMesh},
+                                {ShapeType::kCylinder, ShapeType::kBox},
+                                {ShapeType::kEllipsoid, ShapeType::kMesh},
+                                {ShapeType::kCapsule, ShapeType::kMesh}};
+  long hinted = 0, calls = 0, hits = 0;
+  const int pairs = static_cast<int>(Cases() / 400) + 5;
+  for (int c = 0; c < pairs; ++c) {
+    const ShapeType* kind = kinds[c % 5];
+    OwnedGeom a = kind[0] == ShapeType::kMesh ? RandomHull(s, 12 + c % 20, 0.3, 0.0)
+                                              : RandomPrimitive(s, kind[0], 0.0);
+    OwnedGeom b = kind[1] == ShapeType::kMesh ? RandomHull(s, 12 + c % 17, 0.3, 0.0)
+                                              : RandomPrimitive(s, kind[1], 0.0);
+    if (c % 3 == 0 && b.type == ShapeType::kMesh)
+      b.BuildField(32);
+    // Start just out of reach along a random direction, then jitter across the contact.
+    const Vec3 dir = s.Direction();
+    double distance = 0.0;
+    {
+      ConvexSettings settings;
+      ConvexCounters counters;
+      Contact probe[kMaxConvexContacts];
+      double lo = 0, hi = 3;
+      for (int it = 0; it < 50; ++it) {
+        distance = 0.5 * (lo + hi);
+        Store3(b.pos, dir * distance);
+        const bool touching =
+            CollideConvex(a.View(), b.View(), settings, 0, probe, 1, &counters) > 0;
+        (touching ? lo : hi) = distance;
+      }
+    }
+    Vec3 axis = {0, 0, 0};
+    for (int step = 0; step < 200; ++step) {
+      Store3(b.pos, dir * (distance + s.Uniform(-0.004, 0.006)) + s.Point(0.002));
+      const double margin = step % 7 == 0 ? s.Uniform(0, 0.01) : 0.0;
+      ConvexSettings settings;
+      settings.multicontact = true;
+      Contact with[kMaxConvexContacts] = {}, without[kMaxConvexContacts] = {};
+      ConvexCounters counted, plain;
+      const int n_with = CollideConvex(a.View(), b.View(), settings, margin, with,
+                                       kMaxConvexContacts, &counted, &axis);
+      const int n_without =
+          CollideConvex(a.View(), b.View(), settings, margin, without, kMaxConvexContacts, &plain);
+      ASSERT_EQ(n_with, n_without) << "pair " << c << " step " << step << Repro(a, b, margin);
+      ASSERT_EQ(std::memcmp(with, without, sizeof(Contact) * n_with), 0)
+          << "pair " << c << " step " << step << Repro(a, b, margin);
+      hinted += counted.axis_hint;
+      hits += n_with > 0;
+      ++calls;
+    }
+  }
+  // The sample must exercise both: calls ended by the axis, and contacts.
+  EXPECT_GT(hinted, calls / 10);
+  EXPECT_GT(hits, calls / 10);
 }
 
 // ---- Degenerate input ------------------------------------------------------------------------
