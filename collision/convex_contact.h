@@ -2,6 +2,8 @@
 // then the rest of the contact patch by clipping support features (or perturbed re-solves).
 //
 // Which solver answers (ccd = auto, the default):
+//  -1. With the caller's separating axis from the pair's previous call (CollideConvex's
+//      separating_axis): a gap along it beyond margin + tolerance ends the call (`axis_hint`).
 //   0. With a box or cylinder in the pair, face first (FaceFirst): the box axis (cylinder axis)
 //      of least overlap, oriented towards the other geom; a separation beyond the margin along it
 //      ends the call, and a shallow contact whose other geom's deepest point lies over that face
