@@ -11,6 +11,7 @@
 #include <cstring>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "plugin/mjportal.h"
 #include "tests/env_count.h"
@@ -202,6 +203,7 @@ TEST_P(OracleVariantsTest, MatchesOriginalBitForBit) {
 
   const long total = CasesFromEnv() / 4;
   long done = 0, hits = 0, patches = 0;
+  size_t warnings = 0;
   for (std::uint64_t batch = 0; done < total; ++batch) {
     const std::uint64_t seed = 7919 * batch + 131 * p.type1 + p.type2;
     if (p.variant == Variant::kFaceToFace)
@@ -217,7 +219,12 @@ TEST_P(OracleVariantsTest, MatchesOriginalBitForBit) {
       std::memset(expected, 0, sizeof(expected));
       std::memset(actual, 0, sizeof(actual));
       const int n_expected = original(m, scene.data(), expected, c.geom1, c.geom2, c.margin);
+      const std::vector<std::string> warned_expected = TakeWarnings();
       const int n_actual = dispatcher(m, scene.data(), actual, c.geom1, c.geom2, c.margin);
+      // MuJoCo's solver warnings (EPA out of faces with 4 iterations) are part of the answer: the
+      // same ones, from both.
+      ASSERT_EQ(TakeWarnings(), warned_expected) << scene.Describe(c);
+      warnings += warned_expected.size();
       ASSERT_EQ(n_actual, n_expected) << "contact count differs\n" << scene.Describe(c);
       ASSERT_TRUE(SameContacts(actual, expected, n_expected)) << "contacts differ\n"
                                                               << scene.Describe(c);
@@ -226,6 +233,9 @@ TEST_P(OracleVariantsTest, MatchesOriginalBitForBit) {
     }
   }
   EXPECT_GT(hits, total / 10) << "too few contacts in the sample";
+  if (p.variant != Variant::kFewIterations) {
+    EXPECT_EQ(warnings, 0u) << "a solver warning outside the 4-iteration variant";
+  }
   if (p.variant == Variant::kFaceToFace) {
     // Box/mesh pairs without margin answer with a clipped patch; the sample must reach it.
     EXPECT_GT(patches, total / 10) << "too few contact patches in the sample";
