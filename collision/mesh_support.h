@@ -25,8 +25,10 @@ MJP_HD MJP_INLINE double DotVertex(const Vec3& d, const float* vert, int i) {
 
 // Index (into vert) of the support vertex along `local_dir`. *hull_index receives what MuJoCo
 // records for later neighbour walks: the hull-local id when climbing, the vertex index when
-// scanning (MuJoCo stores both in one field). Returns -1 for an empty mesh.
-MJP_HD inline int MeshSupportVertex(const MeshView& mesh, const Vec3& local_dir, int* hull_index) {
+// scanning (MuJoCo stores both in one field). The climb starts from hull-local id `start` (MuJoCo's
+// libccd path passes its previous answer). Returns -1 for an empty mesh.
+MJP_HD inline int MeshSupportVertex(const MeshView& mesh, const Vec3& local_dir, int* hull_index,
+                                    int start = 0) {
   if (!mesh.hillclimb) {
     double best = -1e10;
     int best_index = -1;
@@ -47,7 +49,7 @@ MJP_HD inline int MeshSupportVertex(const MeshView& mesh, const Vec3& local_dir,
   const int* vert_globalid = mesh.graph + 2 + numvert;
   const int* edge_localid = mesh.graph + 2 + 2 * numvert;
 
-  int current = 0;
+  int current = start;
   double best = DotVertex(local_dir, mesh.vert, vert_globalid[current]);
   bool changed = true;
   for (int step = 0; changed && step < MaxClimbSteps(mesh); ++step) {

@@ -76,8 +76,6 @@ MJP_HD inline double NativeCcd(int max_iterations, double tolerance, int max_con
   status->x1[0] = a.pos;
   status->x2[0] = b.pos;
   status->gjk_iterations = 0;
-  status->epa_iterations = 0;
-  status->epa_status = -1;
   status->tolerance = tolerance;
   status->max_iterations = max_iterations;
   status->max_contacts = max_contacts;
@@ -135,7 +133,6 @@ MJP_HD inline double NativeCcd(int max_iterations, double tolerance, int max_con
     } else {
       ret = NativePolytope4(&pt, status, a, b);
     }
-    status->epa_status = ret;
     if (ret == kNativeEpaOk) {
       const int face = NativeEpa(status, &pt, a, b);
       if (max_contacts > 1 && face >= 0) {

@@ -202,15 +202,11 @@ MJP_HD inline void NativeHorizon(NativePolytope* pt, int face_id) {
 // coordinate plane where the triangle's shadow is largest.
 MJP_HD inline void NativeTriangleCoords(double lambda[3], const Vec3& v1, const Vec3& v2,
                                         const Vec3& v3, const Vec3& p) {
-  int x, y;
-  const double m_max = NativeTriangleMinor(v1, v2, v3, &x, &y);
-  const double px = Get(p, x), py = Get(p, y);
-  const double c31 = NativeArea2(px, py, Get(v2, x), Get(v2, y), Get(v3, x), Get(v3, y));
-  const double c32 = NativeArea2(px, py, Get(v3, x), Get(v3, y), Get(v1, x), Get(v1, y));
-  const double c33 = NativeArea2(px, py, Get(v1, x), Get(v1, y), Get(v2, x), Get(v2, y));
-  lambda[0] = c31 / m_max;
-  lambda[1] = c32 / m_max;
-  lambda[2] = c33 / m_max;
+  double c[3];
+  const double m_max = NativeTriangleAreas(v1, v2, v3, p, c);
+  lambda[0] = c[0] / m_max;
+  lambda[1] = c[1] / m_max;
+  lambda[2] = c[2] / m_max;
 }
 
 // p lies in triangle v1 v2 v3 (non-negative coordinates, and within kMinVal of its plane).
@@ -462,8 +458,7 @@ MJP_HD inline int NativeEpa(NativeStatus* status, NativePolytope* pt, NativeShap
   const bool discrete = NativeDiscrete(a, b);
   const double tolerance = discrete ? kMinVal : status->tolerance;
   const int kmax = NativeEpaIterations(status->max_iterations);
-  int k;
-  for (k = 0; k < kmax; ++k) {
+  for (int k = 0; k < kmax; ++k) {
     previous = face;
 
     // The candidate face nearest to the origin: the lower bound.
@@ -556,7 +551,6 @@ MJP_HD inline int NativeEpa(NativeStatus* status, NativePolytope* pt, NativeShap
     }
   }
 
-  status->epa_iterations = k;
   if (face >= 0) {
     status->dist[0] = NativeEpaWitness(*pt, pt->mem.faces[face], &status->x1[0], &status->x2[0]);
     status->nx = 1;

@@ -56,8 +56,6 @@ struct NativeStatus {
   double dist_cutoff = 0;
   // bookkeeping
   int gjk_iterations = 0;
-  int epa_iterations = 0;
-  int epa_status = -1;
   NativeVertex simplex[4] = {};
   int nsimplex = 0;
   int warning = kNativeWarnNone;
@@ -229,6 +227,20 @@ MJP_HD inline double NativeTriangleMinor(const Vec3& s1, const Vec3& s2, const V
   return m34;
 }
 
+// Signed areas, in the coordinate plane of the triangle's largest shadow, of the triangles p v2 v3,
+// p v3 v1 and p v1 v2 (c[0..2]); returns that plane's minor of v1 v2 v3 (their sum for p in the
+// plane): c / minor are p's affine coordinates.
+MJP_HD inline double NativeTriangleAreas(const Vec3& v1, const Vec3& v2, const Vec3& v3,
+                                         const Vec3& p, double c[3]) {
+  int x, y;
+  const double m_max = NativeTriangleMinor(v1, v2, v3, &x, &y);
+  const double px = Get(p, x), py = Get(p, y);
+  c[0] = NativeArea2(px, py, Get(v2, x), Get(v2, y), Get(v3, x), Get(v3, y));
+  c[1] = NativeArea2(px, py, Get(v3, x), Get(v3, y), Get(v1, x), Get(v1, y));
+  c[2] = NativeArea2(px, py, Get(v1, x), Get(v1, y), Get(v2, x), Get(v2, y));
+  return m_max;
+}
+
 // Barycentric coordinates of the point of triangle s1 s2 s3 closest to the origin: the plane
 // projection when inside, else the best edge.
 MJP_HD inline void NativeS2D(double lambda[3], const Vec3& s1, const Vec3& s2, const Vec3& s3) {
@@ -238,118 +250,80 @@ MJP_HD inline void NativeS2D(double lambda[3], const Vec3& s1, const Vec3& s2, c
     lambda[2] = 0;
     return;
   }
-  int x, y;
-  const double m_max = NativeTriangleMinor(s1, s2, s3, &x, &y);
-  const double px = Get(p, x), py = Get(p, y);
-  const double c31 = NativeArea2(px, py, Get(s2, x), Get(s2, y), Get(s3, x), Get(s3, y));
-  const double c32 = NativeArea2(px, py, Get(s3, x), Get(s3, y), Get(s1, x), Get(s1, y));
-  const double c33 = NativeArea2(px, py, Get(s1, x), Get(s1, y), Get(s2, x), Get(s2, y));
-  const int comp1 = NativeSameSign(m_max, c31), comp2 = NativeSameSign(m_max, c32),
-            comp3 = NativeSameSign(m_max, c33);
-  if (comp1 && comp2 && comp3) {
-    lambda[0] = c31 / m_max;
-    lambda[1] = c32 / m_max;
-    lambda[2] = c33 / m_max;
+  double c[3];
+  const double m_max = NativeTriangleAreas(s1, s2, s3, p, c);
+  const int comp[3] = {NativeSameSign(m_max, c[0]), NativeSameSign(m_max, c[1]),
+                       NativeSameSign(m_max, c[2])};
+  if (comp[0] && comp[1] && comp[2]) {
+    lambda[0] = c[0] / m_max;
+    lambda[1] = c[1] / m_max;
+    lambda[2] = c[2] / m_max;
     return;
   }
 
-  // Outside: the closest of the edges whose opposite coordinate has the wrong sign.
+  // Outside: the closest of the edges opposite a coordinate with the wrong sign (in vertex order;
+  // the first such edge is taken whatever its distance, as MuJoCo does).
+  const Vec3* s[3] = {&s1, &s2, &s3};
   double dmin = kNativeMaxLimit;
-  double edge[2];
-  if (!comp1) {
-    NativeS1D(edge, s2, s3);
-    const Vec3 q = NativeCombine(edge, 2, s2, s3, s3, s3);
-    lambda[0] = 0;
-    lambda[1] = edge[0];
-    lambda[2] = edge[1];
-    dmin = Dot(q, q);
-  }
-  if (!comp2) {
-    NativeS1D(edge, s1, s3);
-    const Vec3 q = NativeCombine(edge, 2, s1, s3, s3, s3);
+  for (int k = 0; k < 3; ++k) {
+    if (comp[k])
+      continue;
+    const int i = k == 0 ? 1 : 0, j = k == 2 ? 1 : 2;
+    double edge[2];
+    NativeS1D(edge, *s[i], *s[j]);
+    const Vec3 q = NativeCombine(edge, 2, *s[i], *s[j], *s[j], *s[j]);
     const double d = Dot(q, q);
-    if (d < dmin) {
-      lambda[0] = edge[0];
-      lambda[1] = 0;
-      lambda[2] = edge[1];
+    if (k == 0 || d < dmin) {
+      lambda[k] = 0;
+      lambda[i] = edge[0];
+      lambda[j] = edge[1];
       dmin = d;
-    }
-  }
-  if (!comp3) {
-    NativeS1D(edge, s1, s2);
-    const Vec3 q = NativeCombine(edge, 2, s1, s2, s2, s2);
-    const double d = Dot(q, q);
-    if (d < dmin) {
-      lambda[0] = edge[0];
-      lambda[1] = edge[1];
-      lambda[2] = 0;
     }
   }
 }
 
 // Barycentric coordinates of the point of tetrahedron s1..s4 closest to the origin: from the
-// cofactors of [s1 s2 s3 s4; 1 1 1 1] when the origin is inside, else the best face.
+// cofactors of [s1 s2 s3 s4; 1 1 1 1] when the origin is inside, else the best face (the face
+// opposite s1 taken whatever its distance, as MuJoCo does).
 MJP_HD inline void NativeS3D(double lambda[4], const Vec3& s1, const Vec3& s2, const Vec3& s3,
                              const Vec3& s4) {
-  const double c41 = -Dot(s2, Cross(s3, s4));
-  const double c42 = Dot(s1, Cross(s3, s4));
-  const double c43 = -Dot(s1, Cross(s2, s4));
-  const double c44 = Dot(s1, Cross(s2, s3));
-  const double m_det = c41 + c42 + c43 + c44;
-  const int comp1 = NativeSameSign(m_det, c41), comp2 = NativeSameSign(m_det, c42),
-            comp3 = NativeSameSign(m_det, c43), comp4 = NativeSameSign(m_det, c44);
-  if (comp1 && comp2 && comp3 && comp4) {
-    lambda[0] = c41 / m_det;
-    lambda[1] = c42 / m_det;
-    lambda[2] = c43 / m_det;
-    lambda[3] = c44 / m_det;
+  double c[4];
+  c[0] = -Dot(s2, Cross(s3, s4));
+  c[1] = Dot(s1, Cross(s3, s4));
+  c[2] = -Dot(s1, Cross(s2, s4));
+  c[3] = Dot(s1, Cross(s2, s3));
+  const double m_det = c[0] + c[1] + c[2] + c[3];
+  int comp[4];
+  for (int k = 0; k < 4; ++k) {
+    comp[k] = NativeSameSign(m_det, c[k]);
+  }
+  if (comp[0] && comp[1] && comp[2] && comp[3]) {
+    for (int k = 0; k < 4; ++k) {
+      lambda[k] = c[k] / m_det;
+    }
     return;
   }
 
+  const Vec3* s[4] = {&s1, &s2, &s3, &s4};
   double dmin = kNativeMaxLimit;
-  double face[3];
-  if (!comp1) {
-    NativeS2D(face, s2, s3, s4);
-    const Vec3 q = NativeCombine(face, 3, s2, s3, s4, s4);
-    lambda[0] = 0;
-    lambda[1] = face[0];
-    lambda[2] = face[1];
-    lambda[3] = face[2];
-    dmin = Dot(q, q);
-  }
-  if (!comp2) {
-    NativeS2D(face, s1, s3, s4);
-    const Vec3 q = NativeCombine(face, 3, s1, s3, s4, s4);
-    const double d = Dot(q, q);
-    if (d < dmin) {
-      lambda[0] = face[0];
-      lambda[1] = 0;
-      lambda[2] = face[1];
-      lambda[3] = face[2];
-      dmin = d;
+  for (int k = 0; k < 4; ++k) {
+    if (comp[k])
+      continue;
+    int idx[3], n = 0;
+    for (int v = 0; v < 4; ++v) {
+      if (v != k)
+        idx[n++] = v;
     }
-  }
-  if (!comp3) {
-    NativeS2D(face, s1, s2, s4);
-    const Vec3 q = NativeCombine(face, 3, s1, s2, s4, s4);
+    double face[3];
+    NativeS2D(face, *s[idx[0]], *s[idx[1]], *s[idx[2]]);
+    const Vec3 q = NativeCombine(face, 3, *s[idx[0]], *s[idx[1]], *s[idx[2]], *s[idx[2]]);
     const double d = Dot(q, q);
-    if (d < dmin) {
-      lambda[0] = face[0];
-      lambda[1] = face[1];
-      lambda[2] = 0;
-      lambda[3] = face[2];
+    if (k == 0 || d < dmin) {
+      lambda[k] = 0;
+      for (int m = 0; m < 3; ++m) {
+        lambda[idx[m]] = face[m];
+      }
       dmin = d;
-    }
-  }
-  if (!comp4) {
-    NativeS2D(face, s1, s2, s3);
-    const Vec3 q = NativeCombine(face, 3, s1, s2, s3, s3);
-    const double d = Dot(q, q);
-    if (d < dmin) {
-      lambda[0] = face[0];
-      lambda[1] = face[1];
-      lambda[2] = face[2];
-      lambda[3] = 0;
     }
   }
 }

@@ -14,6 +14,7 @@
 // arithmetic order (dot products accumulated left to right, normalization by 1/sqrt), kept here.
 #pragma once
 
+#include "collision/mesh_support.h"
 #include "collision/native_support.h"
 
 namespace mjportal::collision {
@@ -80,46 +81,14 @@ MJP_HD inline Vec3 CcdSupportPoint(NativeShape& s, const Vec3& dir, bool* lost_v
       res = {CcdSign(local.x) * s.size.x, CcdSign(local.y) * s.size.y, CcdSign(local.z) * s.size.z};
       break;
     case ShapeType::kMesh: {
-      const float* vert = s.mesh.vert;
-      int best_index = -1;
-      if (s.mesh.graph == nullptr) {
-        double best = -1e10;
-        for (int i = 0; i < s.mesh.nvert; ++i) {
-          const double value = NativeDotVertex(local, vert, i);
-          if (value > best) {
-            best = value;
-            best_index = i;
-          }
-        }
-        s.meshindex = best_index;
-      } else {
-        // Climb from the previous answer (hull vertex 0 at first).
-        const int numvert = s.mesh.graph[0];
-        const int* vert_edgeadr = s.mesh.graph + 2;
-        const int* vert_globalid = s.mesh.graph + 2 + numvert;
-        const int* edge_localid = s.mesh.graph + 2 + 2 * numvert;
-        int current = s.meshindex < 0 ? 0 : s.meshindex;
-        double best = NativeDotVertex(local, vert, vert_globalid[current]);
-        bool changed = true;
-        for (int pass = 0; changed && pass <= numvert; ++pass) {
-          changed = false;
-          for (int e = vert_edgeadr[current]; edge_localid[e] >= 0; ++e) {
-            const int neighbour = edge_localid[e];
-            const double value = NativeDotVertex(local, vert, vert_globalid[neighbour]);
-            if (value > best) {
-              best = value;
-              current = neighbour;
-              changed = true;
-            }
-          }
-        }
-        s.meshindex = current;
-        best_index = vert_globalid[current];
-      }
-      if (best_index < 0) {
+      // MuJoCo's CCD mesh support, climbing from the previous answer (hull vertex 0 at first).
+      const MeshView view = {s.mesh.vert, s.mesh.nvert, s.mesh.graph, s.mesh.graph != nullptr, 0};
+      const int best =
+          MeshSupportVertex(view, local, &s.meshindex, s.meshindex < 0 ? 0 : s.meshindex);
+      if (best < 0) {
         *lost_vertex = true;  // MuJoCo warns "mesh_support could not find support vertex"
       } else {
-        res = NativeMeshPoint(vert, best_index);
+        res = NativeMeshPoint(s.mesh.vert, best);
       }
       break;
     }

@@ -323,16 +323,10 @@ MJP_HD inline int NativeMeshNormals(Vec3* res, int* resind, int dim, const Nativ
   return 0;
 }
 
-// Unit directions of the mesh edges leaving the touching feature: the edge itself (dim 2), or the
-// edge to the previous vertex in each polygon around the vertex (dim 1); far ends in endverts.
+// Unit directions of the mesh edges leaving a touching vertex (dim 1): the edge to the previous
+// vertex in each polygon around it; far ends in endverts.
 MJP_HD inline int NativeMeshEdgeNormals(Vec3* res, Vec3* endverts, int dim, const NativeShape& s,
                                         const Vec3 v[3], int v1i) {
-  if (dim == 2) {
-    endverts[0] = v[1];
-    res[0] = v[1] - v[0];
-    Normalize(res[0]);
-    return 1;
-  }
   if (dim == 1) {
     const NativeMesh& mesh = s.mesh;
     const int adr = mesh.polymapadr[v1i], num = mesh.polymapnum[v1i];
@@ -426,16 +420,9 @@ MJP_HD inline int NativeBoxNormals(Vec3* res, int* resind, int dim, const Native
   return 0;
 }
 
-// Unit directions of the box edges leaving the touching feature (the edge itself, or the three
-// edges at the corner); far ends in endverts.
+// Unit directions of the three box edges leaving a touching corner (dim 1); far ends in endverts.
 MJP_HD inline int NativeBoxEdgeNormals(Vec3* res, Vec3* endverts, int dim, const NativeShape& s,
                                        const Vec3 v[3], int v1i) {
-  if (dim == 2) {
-    endverts[0] = v[1];
-    res[0] = v[1] - v[0];
-    Normalize(res[0]);
-    return 1;
-  }
   if (dim == 1) {
     const double x = (v1i & 1) ? s.size.x : -s.size.x;
     const double y = (v1i & 2) ? s.size.y : -s.size.y;
@@ -531,8 +518,16 @@ MJP_HD inline int NativeCandidateNormals(Vec3* res, int* resind, int dim, const 
   return 0;
 }
 
+// Unit directions of the edges leaving shape s's touching feature: the edge itself (dim 2), or the
+// edges at a touching vertex (dim 1); far ends in endverts.
 MJP_HD inline int NativeCandidateEdges(Vec3* res, Vec3* endverts, int dim, const NativeShape& s,
                                        const Vec3 v[3], int v1i) {
+  if (dim == 2 && (s.type == ShapeType::kBox || s.type == ShapeType::kMesh)) {
+    endverts[0] = v[1];
+    res[0] = v[1] - v[0];
+    Normalize(res[0]);
+    return 1;
+  }
   if (s.type == ShapeType::kBox)
     return NativeBoxEdgeNormals(res, endverts, dim, s, v, v1i);
   if (s.type == ShapeType::kMesh)

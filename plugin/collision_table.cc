@@ -154,8 +154,7 @@ PairRoute RouteOf(Mode mode) {
   constexpr auto kType1 = static_cast<collision::ShapeType>(Type1);
   constexpr auto kType2 = static_cast<collision::ShapeType>(Type2);
   if constexpr (collision::HasPairKernel(kType1, kType2)) {
-    if (RoutesToKernel(mode, Type1, Type2))
-      return PairRoute::kKernel;
+    return PairRoute::kKernel;
   }
   if constexpr (UsesConvexSolver(Type1, Type2)) {
     if (mode == Mode::kFast)
@@ -171,25 +170,23 @@ int Ours(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, i
   constexpr auto kType1 = static_cast<collision::ShapeType>(Type1);
   constexpr auto kType2 = static_cast<collision::ShapeType>(Type2);
   if constexpr (collision::HasPairKernel(kType1, kType2)) {
-    if (RoutesToKernel(state->config().mode, Type1, Type2)) {
-      if (state->config().stats) {
-        state->CountCall(Type1, Type2, /*ours=*/true);
-      }
-      collision::MeshView mesh1{}, mesh2{};
-      collision::GeomView geom1 = {d->geom_xpos + 3 * g1, d->geom_xmat + 9 * g1,
-                                   m->geom_size + 3 * g1};
-      collision::GeomView geom2 = {d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2,
-                                   m->geom_size + 3 * g2};
-      if constexpr (Type1 == mjGEOM_MESH) {
-        mesh1 = MeshViewOf(m, g1);
-        geom1.mesh = &mesh1;
-      }
-      if constexpr (Type2 == mjGEOM_MESH) {
-        mesh2 = MeshViewOf(m, g2);
-        geom2.mesh = &mesh2;
-      }
-      return collision::CollidePairOf<kType1, kType2>(geom1, geom2, margin, AsContacts(con));
+    if (state->config().stats) {
+      state->CountCall(Type1, Type2, /*ours=*/true);
     }
+    collision::MeshView mesh1{}, mesh2{};
+    collision::GeomView geom1 = {d->geom_xpos + 3 * g1, d->geom_xmat + 9 * g1,
+                                 m->geom_size + 3 * g1};
+    collision::GeomView geom2 = {d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2,
+                                 m->geom_size + 3 * g2};
+    if constexpr (Type1 == mjGEOM_MESH) {
+      mesh1 = MeshViewOf(m, g1);
+      geom1.mesh = &mesh1;
+    }
+    if constexpr (Type2 == mjGEOM_MESH) {
+      mesh2 = MeshViewOf(m, g2);
+      geom2.mesh = &mesh2;
+    }
+    return collision::CollidePairOf<kType1, kType2>(geom1, geom2, margin, AsContacts(con));
   }
   if constexpr (UsesConvexSolver(Type1, Type2)) {
     if (state->config().mode == Mode::kFast) {

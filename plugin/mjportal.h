@@ -29,8 +29,10 @@ MJPORTAL_API int mjportal_hookInstalled(void);
  * MuJoCo's own collider, the oracle for compat mode. NULL for an empty entry or bad types. */
 MJPORTAL_API mjfCollision mjportal_originalCollision(int type1, int type2);
 
-/* 1 when the model's mjportal instance (in its active mode) answers (type1, type2) with mjportal's
- * own kernel, 0 when it delegates to MuJoCo's original; -1 when m has no mjportal instance. */
+/* 1 when the model's mjportal instance answers (type1, type2) with mjportal's own kernels (the
+ * same pair types in both modes; compat may still hand a call with settings its port does not
+ * take, ccd_iterations < 1, to MuJoCo), 0 when it delegates to MuJoCo's original; -1 when m has no
+ * mjportal instance. */
 MJPORTAL_API int mjportal_routesToKernel(const mjModel* m, int type1, int type2);
 
 /* Narrowphase call counts of d's mjportal instance since its creation or the last reset of the

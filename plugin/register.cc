@@ -127,7 +127,7 @@ int mjportal_routesToKernel(const mjModel* m, int type1, int type2) {
   if (!config || type1 < 0 || type2 < 0 || type1 >= mjNGEOMTYPES || type2 >= mjNGEOMTYPES) {
     return -1;
   }
-  return mjportal::RoutesToKernel(config->mode, type1, type2) ? 1 : 0;
+  return mjportal::RoutesToKernel(type1, type2) ? 1 : 0;
 }
 
 int mjportal_pairCounts(const mjModel* m, const mjData* d, long long* ours, long long* delegated) {

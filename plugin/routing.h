@@ -1,9 +1,8 @@
-// Which pair types an mjportal instance answers itself, per mode; the rest go to MuJoCo's
-// originals. This is the support matrix of the README.
+// Which pair types an mjportal instance answers itself (the same in both modes); the rest go to
+// MuJoCo's originals. This is the support matrix of the README.
 #pragma once
 
 #include "collision/pair_kernels.h"
-#include "plugin/config.h"
 
 namespace mjportal {
 
@@ -26,7 +25,7 @@ constexpr bool UsesConvexSolver(int type1, int type2) {
 // solvers or compat's port of MuJoCo's native GJK/EPA. Compat still hands MuJoCo a call at run
 // time where that port does not reach (collision_table.cc: nativeccd disabled, the contact patch
 // of box/mesh pairs without margin); the pair counters show those as delegated.
-constexpr bool RoutesToKernel(Mode /*mode*/, int type1, int type2) {
+constexpr bool RoutesToKernel(int type1, int type2) {
   return collision::HasPairKernel(static_cast<collision::ShapeType>(type1),
                                   static_cast<collision::ShapeType>(type2)) ||
          UsesConvexSolver(type1, type2);

@@ -57,7 +57,36 @@ bool SameContacts(const mjPreContact* a, const mjPreContact* b, int n) {
   return true;
 }
 
-class OraclePairsTest : public MujocoTest, public ::testing::WithParamInterface<OracleParam> {};
+// Calls one case through MuJoCo's original entry and through the installed dispatcher: the counts,
+// the contacts (bitwise) and the MuJoCo warnings each printed must be the same.
+class OracleTest : public MujocoTest {
+ protected:
+  ::testing::AssertionResult SameAnswer(mjfCollision original, mjfCollision dispatcher,
+                                        const PairScene& scene, const PairCase& c, int* count,
+                                        size_t* warnings) {
+    mjPreContact expected[mjMAXCONPAIR], actual[mjMAXCONPAIR];
+    std::memset(expected, 0, sizeof(expected));
+    std::memset(actual, 0, sizeof(actual));
+    const int n_expected =
+        original(scene.model(), scene.data(), expected, c.geom1, c.geom2, c.margin);
+    const std::vector<std::string> warned_expected = TakeWarnings();
+    const int n_actual =
+        dispatcher(scene.model(), scene.data(), actual, c.geom1, c.geom2, c.margin);
+    if (TakeWarnings() != warned_expected)
+      return ::testing::AssertionFailure() << "warnings differ\n" << scene.Describe(c);
+    if (n_actual != n_expected)
+      return ::testing::AssertionFailure()
+             << "contact count differs: " << n_actual << " vs " << n_expected << "\n"
+             << scene.Describe(c);
+    if (!SameContacts(actual, expected, n_expected))
+      return ::testing::AssertionFailure() << "contacts differ\n" << scene.Describe(c);
+    *count = n_expected;
+    *warnings += warned_expected.size();
+    return ::testing::AssertionSuccess();
+  }
+};
+
+class OraclePairsTest : public OracleTest, public ::testing::WithParamInterface<OracleParam> {};
 
 TEST_P(OraclePairsTest, MatchesOriginalBitForBit) {
   const tools::PluginApi& api = LoadPlugin();
@@ -80,16 +109,10 @@ TEST_P(OraclePairsTest, MatchesOriginalBitForBit) {
     for (const PairCase& c : scene.cases()) {
       if (done++ >= total)
         break;
-      mjPreContact expected[mjMAXCONPAIR], actual[mjMAXCONPAIR];
-      std::memset(expected, 0, sizeof(expected));
-      std::memset(actual, 0, sizeof(actual));
-      const int n_expected =
-          original(scene.model(), scene.data(), expected, c.geom1, c.geom2, c.margin);
-      const int n_actual =
-          dispatcher(scene.model(), scene.data(), actual, c.geom1, c.geom2, c.margin);
-      ASSERT_EQ(n_actual, n_expected) << "contact count differs\n" << scene.Describe(c);
-      ASSERT_TRUE(SameContacts(actual, expected, n_expected)) << "contacts differ\n"
-                                                              << scene.Describe(c);
+      int n_expected = 0;
+      size_t warnings = 0;
+      ASSERT_TRUE(SameAnswer(original, dispatcher, scene, c, &n_expected, &warnings));
+      ASSERT_EQ(warnings, 0u) << "MuJoCo warned on\n" << scene.Describe(c);
       hits += n_expected > 0;
       multi += n_expected > 1;
     }
@@ -181,7 +204,7 @@ void PrintTo(const VariantParam& p, std::ostream* os) {
       << VariantName(p.variant);
 }
 
-class OracleVariantsTest : public MujocoTest, public ::testing::WithParamInterface<VariantParam> {};
+class OracleVariantsTest : public OracleTest, public ::testing::WithParamInterface<VariantParam> {};
 
 TEST_P(OracleVariantsTest, MatchesOriginalBitForBit) {
   const tools::PluginApi& api = LoadPlugin();
@@ -215,19 +238,8 @@ TEST_P(OracleVariantsTest, MatchesOriginalBitForBit) {
     for (const PairCase& c : scene.cases()) {
       if (done++ >= total)
         break;
-      mjPreContact expected[mjMAXCONPAIR], actual[mjMAXCONPAIR];
-      std::memset(expected, 0, sizeof(expected));
-      std::memset(actual, 0, sizeof(actual));
-      const int n_expected = original(m, scene.data(), expected, c.geom1, c.geom2, c.margin);
-      const std::vector<std::string> warned_expected = TakeWarnings();
-      const int n_actual = dispatcher(m, scene.data(), actual, c.geom1, c.geom2, c.margin);
-      // MuJoCo's solver warnings (EPA out of faces with 4 iterations) are part of the answer: the
-      // same ones, from both.
-      ASSERT_EQ(TakeWarnings(), warned_expected) << scene.Describe(c);
-      warnings += warned_expected.size();
-      ASSERT_EQ(n_actual, n_expected) << "contact count differs\n" << scene.Describe(c);
-      ASSERT_TRUE(SameContacts(actual, expected, n_expected)) << "contacts differ\n"
-                                                              << scene.Describe(c);
+      int n_expected = 0;
+      ASSERT_TRUE(SameAnswer(original, dispatcher, scene, c, &n_expected, &warnings));
       hits += n_expected > 0;
       patches += n_expected > 1 && c.margin == 0;
     }

@@ -250,6 +250,30 @@ void RandomFaceNormal(const mjModel* m, int g, Sampler& s, mjtNum n[3]) {
   }
 }
 
+// Radius of geom g's bounding sphere at its current size (0 for a plane).
+double GeomReach(const mjModel* m, int g) {
+  const int type = m->geom_type[g];
+  if (type == mjGEOM_PLANE)
+    return 0.0;
+  return type == mjGEOM_MESH ? m->geom_rbound[g] : BoundingRadius(type, m->geom_size + 3 * g);
+}
+
+// Bisection on judge's verdict over geom 2's distance from geom 1 along dir, in [lo, hi]: returns
+// the largest distance found touching (geom 2 is left somewhere in the bracket).
+double FirstContact(const mjModel* m, mjData* d, mjfCollision judge, const PairCase& c,
+                    const mjtNum dir[3], double lo, double hi) {
+  mjPreContact con[mjMAXCONPAIR];
+  const mjtNum* pos1 = d->geom_xpos + 3 * c.geom1;
+  mjtNum* pos2 = d->geom_xpos + 3 * c.geom2;
+  for (int it = 0; it < 60; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    for (int k = 0; k < 3; ++k)
+      pos2[k] = pos1[k] + dir[k] * mid;
+    (judge(m, d, con, c.geom1, c.geom2, 0) > 0 ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 }  // namespace
 
 void PairScene::RandomizeFaceToFace(std::uint64_t seed, mjfCollision judge) {
@@ -257,7 +281,6 @@ void PairScene::RandomizeFaceToFace(std::uint64_t seed, mjfCollision judge) {
   Sampler s(seed ^ 0xface2faceULL);
   const mjModel* m = model_.get();
   mjData* d = data_.get();
-  mjPreContact con[mjMAXCONPAIR];
   for (PairCase& c : cases_) {
     mjtNum* pos1 = d->geom_xpos + 3 * c.geom1;
     mjtNum* pos2 = d->geom_xpos + 3 * c.geom2;
@@ -289,18 +312,8 @@ void PairScene::RandomizeFaceToFace(std::uint64_t seed, mjfCollision judge) {
     mju_normalize4(q);
     mju_quat2Mat(mat2, q);
 
-    auto bound = [&](int g) {
-      return m->geom_type[g] == mjGEOM_MESH ? m->geom_rbound[g]
-                                            : BoundingRadius(m->geom_type[g], m->geom_size + 3 * g);
-    };
-    const double reach = bound(c.geom1) + bound(c.geom2);
-    double lo = 0.0, hi = 2 * reach + 1;
-    for (int it = 0; it < 60; ++it) {
-      const double mid = 0.5 * (lo + hi);
-      for (int k = 0; k < 3; ++k)
-        pos2[k] = pos1[k] + dir[k] * mid;
-      (judge(m, d, con, c.geom1, c.geom2, 0) > 0 ? lo : hi) = mid;
-    }
+    const double reach = GeomReach(m, c.geom1) + GeomReach(m, c.geom2);
+    const double lo = FirstContact(m, d, judge, c, dir, 0.0, 2 * reach + 1);
     const double offset = s.Uniform(-0.005, 0.001) * reach;
     for (int k = 0; k < 3; ++k)
       pos2[k] = pos1[k] + dir[k] * (lo + offset);
@@ -313,7 +326,6 @@ void PairScene::RandomizeResting(std::uint64_t seed, mjfCollision judge) {
   Sampler s(seed ^ 0x5eedULL);
   const mjModel* m = model_.get();
   mjData* d = data_.get();
-  mjPreContact con[mjMAXCONPAIR];
   for (PairCase& c : cases_) {
     mjtNum* pos1 = d->geom_xpos + 3 * c.geom1;
     mjtNum* pos2 = d->geom_xpos + 3 * c.geom2;
@@ -332,20 +344,10 @@ void PairScene::RandomizeResting(std::uint64_t seed, mjfCollision judge) {
     } else {
       s.Direction(dir);
     }
-    auto bound = [&](int type, int g) {
-      if (type == mjGEOM_PLANE)
-        return 0.0;
-      return type == mjGEOM_MESH ? m->geom_rbound[g] : BoundingRadius(type, m->geom_size + 3 * g);
-    };
-    const double reach = bound(type1_, c.geom1) + bound(type2_, c.geom2);
+    const double reach = GeomReach(m, c.geom1) + GeomReach(m, c.geom2);
     // Bisection on the judge's verdict: lo touches, hi does not.
-    double lo = type1_ == mjGEOM_PLANE ? -reach : 0.0, hi = 2 * reach + 1;
-    for (int it = 0; it < 60; ++it) {
-      const double mid = 0.5 * (lo + hi);
-      for (int k = 0; k < 3; ++k)
-        pos2[k] = pos1[k] + dir[k] * mid;
-      (judge(m, d, con, c.geom1, c.geom2, 0) > 0 ? lo : hi) = mid;
-    }
+    const double lo =
+        FirstContact(m, d, judge, c, dir, type1_ == mjGEOM_PLANE ? -reach : 0.0, 2 * reach + 1);
     const double offset = s.Uniform(-0.01, 0.01) * reach;
     for (int k = 0; k < 3; ++k)
       pos2[k] = pos1[k] + dir[k] * (lo + offset);
