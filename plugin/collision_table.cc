@@ -197,34 +197,60 @@ int Ours(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, i
   return -1;
 }
 
+// Our answer, or MuJoCo's original where the mode delegates the pair at run time.
+template <int Type1, int Type2>
+int OursOrOriginal(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, int g1,
+                   int g2, mjtNum margin) {
+  constexpr auto kType1 = static_cast<collision::ShapeType>(Type1);
+  constexpr auto kType2 = static_cast<collision::ShapeType>(Type2);
+  if constexpr (collision::HasPairKernel(kType1, kType2)) {
+    return Ours<Type1, Type2>(m, d, state, con, g1, g2, margin);  // never delegates
+  } else {
+    const int count = Ours<Type1, Type2>(m, d, state, con, g1, g2, margin);
+    if (count >= 0) {
+      return count;
+    }
+    if (state->config().stats) {
+      state->CountCall(Type1, Type2, /*ours=*/false);
+    }
+    return original_table[Type1][Type2](m, d, con, g1, g2, margin);
+  }
+}
+
+// With a cache in play (the batched pass's, or the in-step device pass's on CUDA): its answer
+// for these exact poses when it holds one, else ours. Out of line, so that the common path of
+// Dispatch stays a bare tail call.
+template <int Type1, int Type2>
+[[gnu::noinline]] int CachedOrOurs(const mjModel* m, mjData* d, InstanceState* state,
+                                   mjPreContact* con, int g1, int g2, mjtNum margin) {
+  int count;
+  const int in_step = state->config().device == Device::kCuda
+                          ? InStepLookup(m, d, state, g1, g2, margin, con, &count)
+                          : -1;
+  PairCache& cache = state->cache();
+  if (in_step == 1 ||
+      (in_step < 0 && cache.active() && cache.Lookup(d, g1, g2, margin, con, &count))) {
+    return count;
+  }
+  return OursOrOriginal<Type1, Type2>(m, d, state, con, g1, g2, margin);
+}
+
 // The dispatcher installed at [Type1][Type2]: a model without an mjportal instance goes straight
 // to MuJoCo's original; with one, a pair the instance answers comes from the batched pass's cache
 // when that holds it for these exact poses, else from our kernel; the rest goes to the original.
+// It runs on every narrowphase call (for the cheapest analytic pairs the entry is a third of the
+// cost), so every path is a tail call.
 template <int Type1, int Type2>
 int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjtNum margin) {
   InstanceState* state = FindInstance(m, d);
   if (state == nullptr) {
     return original_table[Type1][Type2](m, d, con, g1, g2, margin);
   }
-  PairCache& cache = state->cache();
-  if (RouteOf<Type1, Type2>(state->config().mode) != PairRoute::kDelegated) {
-    int count;
-    const int in_step = state->config().device == Device::kCuda
-                            ? InStepLookup(m, d, state, g1, g2, margin, con, &count)
-                            : -1;
-    if (in_step == 1 ||
-        (in_step < 0 && cache.active() && cache.Lookup(d, g1, g2, margin, con, &count))) {
-      return count;
-    }
+  if (RouteOf<Type1, Type2>(state->config().mode) != PairRoute::kDelegated &&
+      (state->config().device == Device::kCuda || state->cache().active())) {
+    return CachedOrOurs<Type1, Type2>(m, d, state, con, g1, g2, margin);
   }
-  const int count = Ours<Type1, Type2>(m, d, state, con, g1, g2, margin);
-  if (count >= 0) {
-    return count;
-  }
-  if (state->config().stats) {
-    state->CountCall(Type1, Type2, /*ours=*/false);
-  }
-  return original_table[Type1][Type2](m, d, con, g1, g2, margin);
+  return OursOrOriginal<Type1, Type2>(m, d, state, con, g1, g2, margin);
 }
 
 // The batched pass's entry, per type pair: Ours without the cache.
