@@ -41,6 +41,7 @@ struct MeshView {
   const int* graph;
   bool hillclimb;
   double rbound;
+  const double* hull_vert = nullptr;  // optional: hull vertices in hull-local order, widened
   const std::int32_t* field = nullptr;
   int field_res = 0;
   bool field_refine = true;

@@ -56,6 +56,28 @@ MJP_HD inline int Climb(const MeshView& mesh, const Vec3& d, int start) {
   const int* vert_globalid = mesh.graph + 2 + numvert;
   const int* edge_localid = mesh.graph + 2 + 2 * numvert;
   int current = start;
+  if (mesh.hull_vert != nullptr) {
+    // The same climb on the widened hull-local copy: no id indirection, no float conversions,
+    // the same dot products bit for bit.
+    const double* hv = mesh.hull_vert;
+    double best = d.x * hv[3 * current] + d.y * hv[3 * current + 1] + d.z * hv[3 * current + 2];
+    for (int step = 0; step < numvert; ++step) {
+      int next = current;
+      for (int e = vert_edgeadr[current]; edge_localid[e] >= 0; ++e) {
+        const double* v = hv + 3 * edge_localid[e];
+        const double value = d.x * v[0] + d.y * v[1] + d.z * v[2];
+        if (value > best) {
+          best = value;
+          next = edge_localid[e];
+        }
+      }
+      if (next == current) {
+        break;
+      }
+      current = next;
+    }
+    return current;
+  }
   double best = DotVertex(d, mesh.vert, vert_globalid[current]);
   for (int step = 0; step < numvert; ++step) {
     int next = current;

@@ -49,6 +49,7 @@ class InstanceState {
     mesh.warm_start = true;
     if (fields_ != nullptr) {
       mesh.field = fields_->field(m->geom_dataid[g]);
+      mesh.hull_vert = fields_->hull(m->geom_dataid[g]);
       mesh.field_res = fields_->res();
       mesh.field_refine = config_.support_refine;
     }

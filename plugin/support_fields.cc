@@ -22,7 +22,7 @@ std::map<Key, std::weak_ptr<const ModelSupportFields>> registry;
 }  // namespace
 
 ModelSupportFields::ModelSupportFields(const mjModel* m, int res)
-    : res_(res), offset_(m->nmesh, -1) {
+    : res_(res), offset_(m->nmesh, -1), hull_offset_(m->nmesh, -1) {
   // Only meshes that some mesh geom uses, and that are large enough to profit.
   std::vector<int> first_geom(m->nmesh, -1);
   for (int g = 0; g < m->ngeom; ++g) {
@@ -43,6 +43,21 @@ ModelSupportFields::ModelSupportFields(const mjModel* m, int res)
     if (offset_[id] >= 0) {
       const collision::MeshView mesh = MeshViewOf(m, first_geom[id]);
       collision::BuildSupportField(mesh, res, entries_.data() + offset_[id]);
+    }
+  }
+  // Widened hull copies of the used meshes that have a hull graph.
+  for (int id = 0; id < m->nmesh; ++id) {
+    if (first_geom[id] < 0 || m->mesh_graphadr[id] < 0)
+      continue;
+    const collision::MeshView mesh = MeshViewOf(m, first_geom[id]);
+    if (mesh.graph == nullptr)
+      continue;
+    const int numvert = mesh.graph[0];
+    const int* globalid = mesh.graph + 2 + numvert;
+    hull_offset_[id] = static_cast<long>(hull_.size());
+    for (int i = 0; i < numvert; ++i) {
+      for (int k = 0; k < 3; ++k)
+        hull_.push_back(static_cast<double>(mesh.vert[3 * globalid[i] + k]));
     }
   }
 }

@@ -29,6 +29,11 @@ class ModelSupportFields {
   // for copying the store elsewhere (the CUDA pass).
   const std::int32_t* data() const { return entries_.data(); }
   long offset(int mesh_id) const { return offset_[mesh_id]; }
+  // Mesh `mesh_id`'s hull vertices widened to double in hull-local order (3 per vertex), or
+  // nullptr when it has no hull graph: the hill climbs read them without indirection.
+  const double* hull(int mesh_id) const {
+    return hull_offset_[mesh_id] < 0 ? nullptr : hull_.data() + hull_offset_[mesh_id];
+  }
   int res() const { return res_; }
   int count() const { return count_; }
   std::size_t bytes() const { return entries_.size() * sizeof(std::int32_t); }
@@ -40,6 +45,8 @@ class ModelSupportFields {
   int count_ = 0;                      // meshes with a field
   std::vector<std::int32_t> entries_;  // all fields, back to back
   std::vector<long> offset_;           // per mesh: start in entries_, or -1
+  std::vector<double> hull_;           // widened hull vertices of every mesh with a graph
+  std::vector<long> hull_offset_;      // per mesh: start in hull_, or -1
 };
 
 }  // namespace mjportal

@@ -61,5 +61,39 @@ TEST_P(SupportFieldTest, RefinedIsExactUnrefinedWithinGridResolution) {
 
 INSTANTIATE_TEST_SUITE_P(Resolutions, SupportFieldTest, ::testing::Values(8, 32, 180));
 
+// Fast mode's climbs read a widened hull-local copy of the vertices (the layout of
+// ModelSupportFields::hull: x, y, z per hull-local id): from any start vertex and random
+// directions, the same answer as the climb on MuJoCo's float vertices through the graph's id map.
+TEST_F(MujocoTest, WidenedHullClimbsIdentically) {
+  std::string error;
+  tools::ModelPtr m = tools::LoadStock(ModelsDir() + "/mesh_pile.xml", &error);
+  ASSERT_TRUE(m) << error;
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> gauss;
+  int meshes = 0;
+  for (int g = 0; g < m->ngeom; ++g) {
+    if (m->geom_type[g] != mjGEOM_MESH || m->mesh_graphadr[m->geom_dataid[g]] < 0)
+      continue;
+    ++meshes;
+    const MeshView plain = MeshViewOf(m.get(), g);
+    const int numvert = plain.graph[0];
+    std::vector<double> hull;
+    for (int i = 0; i < numvert; ++i) {
+      for (int k = 0; k < 3; ++k)
+        hull.push_back(plain.vert[3 * plain.graph[2 + numvert + i] + k]);
+    }
+    MeshView widened = plain;
+    widened.hull_vert = hull.data();
+    for (int c = 0; c < 4000; ++c) {
+      const Vec3 d = {gauss(rng), gauss(rng), gauss(rng)};
+      const int start = c % numvert;
+      ASSERT_EQ(collision::support_field::Climb(widened, d, start),
+                collision::support_field::Climb(plain, d, start))
+          << "geom " << g << " case " << c << " d " << d.x << " " << d.y << " " << d.z;
+    }
+  }
+  EXPECT_GE(meshes, 3);
+}
+
 }  // namespace
 }  // namespace mjportal::testing
