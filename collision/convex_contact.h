@@ -301,6 +301,14 @@ MJP_HD inline bool Rounded(ShapeType type) {
   return type == ShapeType::kSphere || type == ShapeType::kCapsule;
 }
 
+// p lies strictly inside ellipsoid e: |E⁻¹ Rᵀ (p − c)| < 1.
+MJP_HD inline bool InsideEllipsoid(const ConvexGeom& e, const Vec3& p) {
+  const Vec3 l = RotateT(e.view.mat, p - Load3(e.view.pos));
+  const double* size = e.view.size;
+  const Vec3 q = {l.x / size[0], l.y / size[1], l.z / size[2]};
+  return Dot(q, q) < 1;
+}
+
 // Step 0: the rounded geoms' cores by GJK (cutoff margin + radii). Returns 1 with *hit when the
 // cores stay apart (dist = core distance − radii), 0 when nothing is within the margin, and -1
 // when they touch or overlap or GJK did not meet its tolerance (the full solvers decide).
@@ -317,6 +325,29 @@ MJP_HD inline int SolveCore(const ConvexGeom& a, const ConvexGeom& b, const Conv
   if (rb > 0)
     core_b.view.size = core_b_size;
   ++counters->core;
+  // A sphere against an ellipsoid (Newton handed the pair over as deep): the sphere's centre
+  // and the ellipsoid are strictly convex, so with the centre outside their distance has one
+  // minimum over directions, which Newton finds in a few steps where GJK crawls along the curved
+  // surface. The centre inside: the cores overlap, the full solvers decide.
+  const bool sphere_a = a.type == ShapeType::kSphere && b.type == ShapeType::kEllipsoid;
+  const bool sphere_b = b.type == ShapeType::kSphere && a.type == ShapeType::kEllipsoid;
+  if (sphere_a || sphere_b) {
+    if (InsideEllipsoid(sphere_a ? b : a, Load3((sphere_a ? a : b).view.pos)))
+      return -1;
+    const SmoothResult r =
+        SmoothDistance(core_a, core_b, s.max_iterations, s.tolerance, margin + ra + rb);
+    if (r.status == SmoothStatus::kBeyond)
+      return 0;
+    if (r.status == SmoothStatus::kContact) {
+      if (!(r.dist > 1e-9 * (GeomScale(a) + GeomScale(b))))
+        return -1;  // touching cores: no reliable direction
+      const double dist = r.dist - ra - rb;
+      if (dist > margin)
+        return 0;
+      *hit = {dist, r.normal, r.on_a + r.normal * ra, r.on_b - r.normal * rb};
+      return 1;
+    }
+  }
   const GjkResult g = GjkDistance(core_a, core_b, s.max_iterations, s.tolerance, margin + ra + rb);
   if (g.status == GjkStatus::kBeyondCutoff)
     return 0;

@@ -505,6 +505,44 @@ TEST(SmoothDistance, MatchesGjkAndSweep) {
   EXPECT_GT(overlapping, Cases() / 40);
 }
 
+// A sphere deep in an ellipsoid (beyond Newton's 5% hand-over) with its centre outside: the core
+// step's Newton on (centre, ellipsoid) gives the distance of the centre to the ellipsoid, which
+// must equal GJK's (tolerance 1e-13) within 1e-9; depth = radius − that distance. Either order.
+TEST(ConvexCore, DeepSphereOnEllipsoidMatchesCoreDistance) {
+  RandomGeometry s(1014);
+  int deep = 0;
+  for (long c = 0; c < Cases() / 4; ++c) {
+    OwnedGeom e = RandomPrimitive(s, ShapeType::kEllipsoid, 0);
+    OwnedGeom sphere = RandomPrimitive(s, ShapeType::kSphere, 0);
+    OwnedGeom point = sphere;
+    point.size[0] = 0;
+    Vec3 dir = s.Point(1);
+    dir = dir * (1 / std::sqrt(Dot(dir, dir)));
+    const double reach = std::max(e.size[0], std::max(e.size[1], e.size[2]));
+    Store3(sphere.pos, Load3(e.pos) + dir * (reach * s.Uniform(0.5, 2.0)));
+    Store3(point.pos, Load3(sphere.pos));
+    const GjkResult g = GjkDistance(point.View(), e.View(), 1000, 1e-13, 1e300);
+    if (g.status != GjkStatus::kSeparated || g.distance < 1e-3 * reach)
+      continue;  // centre inside or on the surface: not this path
+    // Radius: the centre's distance plus a depth of 6–50% of the smaller scale.
+    const double smaller_guess = std::min(reach, g.distance);
+    sphere.size[0] = g.distance + s.Uniform(0.06, 0.5) * smaller_guess;
+    const double expected = g.distance - sphere.size[0];
+    if (-expected <= 0.05 * std::min(sphere.size[0], reach))
+      continue;  // Newton itself would answer
+    ++deep;
+    for (int order = 0; order < 2; ++order) {
+      Contact con;
+      const bool hit = order == 0 ? Solve(sphere, e, Settings(CcdAlgorithm::kAuto), 0, &con)
+                                  : Solve(e, sphere, Settings(CcdAlgorithm::kAuto), 0, &con);
+      ASSERT_TRUE(hit) << "case " << c << " order " << order << Repro(sphere, e, 0);
+      ASSERT_NEAR(con.dist, expected, 1e-9)
+          << "case " << c << " order " << order << Repro(sphere, e, 0);
+    }
+  }
+  EXPECT_GT(deep, Cases() / 40);
+}
+
 // An ellipsoid resting anywhere on a large box's top face, pushed in by pen: the contact is the
 // face's (normal +z, depth pen exactly), and the face shortcut alone gives the same.
 TEST(ConvexFace, EllipsoidOnBoxTopIsExact) {
