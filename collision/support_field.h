@@ -43,46 +43,38 @@ MJP_HD inline int VertexOf(const MeshView& mesh, int entry) {
   return mesh.graph == nullptr ? entry : mesh.graph[2 + mesh.graph[0] + entry];
 }
 
-// From entry `start`, the entry maximizing d·v: a hill climb on the hull graph (each step
-// strictly increases d·v, so at most numvert steps), or a scan of all vertices without a graph.
-MJP_HD inline int Climb(const MeshView& mesh, const Vec3& d, int start) {
-  if (mesh.graph == nullptr) {
-    int hull = -1;
-    const MeshView scan = {mesh.vert, mesh.nvert, nullptr, false, mesh.rbound};
-    return MeshSupportVertex(scan, d, &hull);
+// d · hull vertex `local` (a hull-local id): MuJoCo's float vertex through the graph's id map.
+struct GraphVertexDot {
+  const float* vert;
+  const int* globalid;
+  MJP_HD double operator()(const Vec3& d, int local) const {
+    return DotVertex(d, vert, globalid[local]);
   }
-  const int numvert = mesh.graph[0];
-  const int* vert_edgeadr = mesh.graph + 2;
-  const int* vert_globalid = mesh.graph + 2 + numvert;
-  const int* edge_localid = mesh.graph + 2 + 2 * numvert;
+};
+
+// The same from a widened hull-local copy (x, y, z per id): no indirection, no conversions, the
+// same products and sums bit for bit.
+struct WidenedVertexDot {
+  const double* hull;
+  MJP_HD double operator()(const Vec3& d, int local) const {
+    const double* v = hull + 3 * local;
+    return d.x * v[0] + d.y * v[1] + d.z * v[2];
+  }
+};
+
+// Hill climb on hull graph `graph` from hull-local id `start` to the id maximizing d·v; each step
+// strictly increases d·v, so at most numvert steps.
+template <typename VertexDot>
+MJP_HD inline int ClimbGraph(const int* graph, const Vec3& d, int start, VertexDot dot) {
+  const int numvert = graph[0];
+  const int* vert_edgeadr = graph + 2;
+  const int* edge_localid = graph + 2 + 2 * numvert;
   int current = start;
-  if (mesh.hull_vert != nullptr) {
-    // The same climb on the widened hull-local copy: no id indirection, no float conversions,
-    // the same dot products bit for bit.
-    const double* hv = mesh.hull_vert;
-    double best = d.x * hv[3 * current] + d.y * hv[3 * current + 1] + d.z * hv[3 * current + 2];
-    for (int step = 0; step < numvert; ++step) {
-      int next = current;
-      for (int e = vert_edgeadr[current]; edge_localid[e] >= 0; ++e) {
-        const double* v = hv + 3 * edge_localid[e];
-        const double value = d.x * v[0] + d.y * v[1] + d.z * v[2];
-        if (value > best) {
-          best = value;
-          next = edge_localid[e];
-        }
-      }
-      if (next == current) {
-        break;
-      }
-      current = next;
-    }
-    return current;
-  }
-  double best = DotVertex(d, mesh.vert, vert_globalid[current]);
+  double best = dot(d, current);
   for (int step = 0; step < numvert; ++step) {
     int next = current;
     for (int e = vert_edgeadr[current]; edge_localid[e] >= 0; ++e) {
-      const double value = DotVertex(d, mesh.vert, vert_globalid[edge_localid[e]]);
+      const double value = dot(d, edge_localid[e]);
       if (value > best) {
         best = value;
         next = edge_localid[e];
@@ -94,6 +86,21 @@ MJP_HD inline int Climb(const MeshView& mesh, const Vec3& d, int start) {
     current = next;
   }
   return current;
+}
+
+// From entry `start`, the entry maximizing d·v: a hill climb on the hull graph (on the widened
+// copy when the mesh has one), or a scan of all vertices without a graph.
+MJP_HD inline int Climb(const MeshView& mesh, const Vec3& d, int start) {
+  if (mesh.graph == nullptr) {
+    int hull = -1;
+    const MeshView scan = {mesh.vert, mesh.nvert, nullptr, false, mesh.rbound};
+    return MeshSupportVertex(scan, d, &hull);
+  }
+  if (mesh.hull_vert != nullptr) {
+    return ClimbGraph(mesh.graph, d, start, WidenedVertexDot{mesh.hull_vert});
+  }
+  return ClimbGraph(mesh.graph, d, start,
+                    GraphVertexDot{mesh.vert, mesh.graph + 2 + mesh.graph[0]});
 }
 
 }  // namespace support_field

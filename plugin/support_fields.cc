@@ -50,8 +50,6 @@ ModelSupportFields::ModelSupportFields(const mjModel* m, int res)
     if (first_geom[id] < 0 || m->mesh_graphadr[id] < 0)
       continue;
     const collision::MeshView mesh = MeshViewOf(m, first_geom[id]);
-    if (mesh.graph == nullptr)
-      continue;
     const int numvert = mesh.graph[0];
     const int* globalid = mesh.graph + 2 + numvert;
     hull_offset_[id] = static_cast<long>(hull_.size());
