@@ -4,11 +4,17 @@
 // Grid (res × res cells): cell (i, j) holds the direction
 //     θ_i = 2π i / res − π,   φ_j = π j / res,   d_ij = (sin φ cos θ, sin φ sin θ, cos φ)
 // and the index of the mesh vertex maximizing d_ij · v. A query for d computes continuous cell
-// coordinates from θ = atan2(d_y, d_x), φ = acos(d_z / |d|), evaluates the vertices of the four
-// surrounding cells and keeps the largest d · v (reporting how many distinct vertices tie for it).
-// Cells are 2π/res apart, so the looked-up vertex can miss a narrow feature; with refinement on,
-// a hill climb on the hull graph from it reaches the exact extreme vertex (convexity: a local
-// maximum on the hull is global).
+// coordinates from θ = atan2(d_y, d_x), φ = atan2(|d_xy|, d_z) (fast_atan2.h), evaluates the
+// vertices of the four surrounding cells and keeps the largest d · v (reporting how many distinct
+// vertices tie for it). Cells are 2π/res apart, so the looked-up vertex can miss a narrow feature;
+// with refinement on, a hill climb on the hull graph from it reaches the exact extreme vertex
+// (convexity: a local maximum on the hull is global).
+//
+// Whole patches: the directions between four neighbouring grid points (a patch) mostly lie inside
+// one vertex's normal cone, where that vertex is the answer for every direction of the patch. The
+// build proves this per patch (CertifyPatches) and flags the patch's corner entry; a query landing
+// in a flagged patch answers from the entry alone — the same vertex the evaluation and the climb
+// would return, without either.
 //
 // Memory: one int32 per cell (180² cells: 127 KiB per distinct mesh). Storage is the caller's.
 #pragma once
@@ -16,6 +22,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "collision/fast_atan2.h"
 #include "collision/mesh_support.h"
 
 namespace mjportal::collision {
@@ -23,12 +30,21 @@ namespace mjportal::collision {
 struct SupportFieldView {
   int res;                // cells per axis
   const int32_t* vertex;  // [res * res] winner of cell (i, j) at i * res + j: hull-local id when
-                          // the mesh has a hull graph, else vertex index
+                          // the mesh has a hull graph, else vertex index; | kWholePatch when the
+                          // patch from (i, j) to (i + 1, j + 1) has that winner throughout
 };
 
 namespace support_field {
 
 constexpr double kPi = 3.14159265358979323846;
+
+// Entry flag of a certified patch, and the mask that leaves the vertex.
+constexpr int32_t kWholePatch = int32_t{1} << 30;
+constexpr int32_t kEntryMask = kWholePatch - 1;
+
+// Angular slack (radians) by which a patch is enlarged before it is certified: covers the
+// error of the query's angles (FastAtan2: 4e-8) and their rounding.
+constexpr double kPatchSlack = 1e-6;
 
 // Direction of cell (i, j).
 MJP_HD inline Vec3 CellDirection(int res, int i, int j) {
@@ -61,6 +77,16 @@ struct WidenedVertexDot {
     return d.x * v[0] + d.y * v[1] + d.z * v[2];
   }
 };
+
+// Position of hull vertex `local` (a hull-local id; the mesh has a graph).
+MJP_HD inline Vec3 HullVertex(const MeshView& mesh, int local) {
+  if (mesh.hull_vert != nullptr) {
+    const double* v = mesh.hull_vert + 3 * local;
+    return {v[0], v[1], v[2]};
+  }
+  const float* v = mesh.vert + 3 * mesh.graph[2 + mesh.graph[0] + local];
+  return {static_cast<double>(v[0]), static_cast<double>(v[1]), static_cast<double>(v[2])};
+}
 
 // Hill climb on hull graph `graph` from hull-local id `start` to the id maximizing d·v; each step
 // strictly increases d·v, so at most numvert steps.
@@ -105,9 +131,56 @@ MJP_HD inline int Climb(const MeshView& mesh, const Vec3& d, int start) {
 
 }  // namespace support_field
 
+// Flags (kWholePatch) every patch whose corner vertex v is the strict maximizer of d·x for every
+// direction d of the patch, enlarged by kPatchSlack. Since a local maximum on the hull graph is
+// global, it suffices that d·(w − v) < 0 on the patch for each graph neighbour w of v. Bound: a
+// unit d of the patch is within angle r of the patch centre c, r = hφ + sin φ_max · hθ (walk along
+// the parallel, then the meridian; hθ, hφ the half extents), so d·g ≤ c·g + r|g| for g = w − v.
+// Required: c·g + r|g| < −κ, κ = 1e-14 (|v| + |w|) covering the rounding of the compared dot
+// products, so that the climb, evaluating them in floating point, picks v too.
+inline void CertifyPatches(const MeshView& mesh, int res, int32_t* entries) {
+  using support_field::kPatchSlack;
+  using support_field::kPi;
+  const int numvert = mesh.graph[0];
+  const int* vert_edgeadr = mesh.graph + 2;
+  const int* edge_localid = mesh.graph + 2 + 2 * numvert;
+  const double half_theta = kPi / res + kPatchSlack, half_phi = kPi / (2 * res) + kPatchSlack;
+  for (int j = 0; j < res; ++j) {
+    // Patch row j: φ from φ_j to φ_j + π/res (the last row ends at the pole).
+    const double phi_c = kPi * (j + 0.5) / res;
+    const double lo = phi_c - half_phi, hi = phi_c + half_phi;
+    const double sin_max = lo <= kPi / 2 && hi >= kPi / 2 ? 1.0
+                                                          : std::fmax(std::sin(Clip(lo, 0.0, kPi)),
+                                                                      std::sin(Clip(hi, 0.0, kPi)));
+    const double radius = half_phi + sin_max * half_theta;
+    const double sin_phi = std::sin(phi_c), cos_phi = std::cos(phi_c);
+    // The patch centres' θ advance by 2π/res: rotate (cos θ, sin θ) by that angle per patch.
+    const double step_cos = std::cos(2 * kPi / res), step_sin = std::sin(2 * kPi / res);
+    double cos_theta = std::cos(kPi / res - kPi), sin_theta = std::sin(kPi / res - kPi);
+    for (int i = 0; i < res; ++i) {
+      const Vec3 c = {sin_phi * cos_theta, sin_phi * sin_theta, cos_phi};
+      const double next_cos = cos_theta * step_cos - sin_theta * step_sin;
+      sin_theta = sin_theta * step_cos + cos_theta * step_sin;
+      cos_theta = next_cos;
+      const int v = entries[i * res + j];
+      const Vec3 pv = support_field::HullVertex(mesh, v);
+      bool whole = true;
+      for (int e = vert_edgeadr[v]; whole && edge_localid[e] >= 0; ++e) {
+        const Vec3 pw = support_field::HullVertex(mesh, edge_localid[e]);
+        const Vec3 g = pw - pv;
+        const double kappa = 1e-14 * (std::sqrt(Dot(pv, pv)) + std::sqrt(Dot(pw, pw)));
+        whole = Dot(c, g) + radius * std::sqrt(Dot(g, g)) < -kappa;
+      }
+      if (whole) {
+        entries[i * res + j] |= support_field::kWholePatch;
+      }
+    }
+  }
+}
+
 // Fills `entries` (res * res) for `mesh`: hull-local ids when the mesh has a hull graph (each cell
-// climbs from its neighbour's winner: a few dot products per cell), else vertex indices (a scan
-// per cell).
+// climbs from its neighbour's winner: a few dot products per cell; then the whole patches are
+// flagged), else vertex indices (a scan per cell).
 inline void BuildSupportField(const MeshView& mesh, int res, int32_t* entries) {
   int previous = 0;
   for (int i = 0; i < res; ++i) {
@@ -118,32 +191,61 @@ inline void BuildSupportField(const MeshView& mesh, int res, int32_t* entries) {
       entries[i * res + j] = previous;
     }
   }
+  if (mesh.graph != nullptr) {
+    CertifyPatches(mesh, res, entries);
+  }
 }
 
-// Support vertex (index into mesh.vert) of `mesh` along local direction d, from its field.
+// The patch a direction falls in: θ's two grid columns (wrapping around) and φ's two grid rows
+// (clamped at the poles); (is[0], js[0]) is the patch's corner entry.
+struct FieldCell {
+  int is[2];
+  int js[2];
+};
+
+MJP_HD inline FieldCell LocateFieldCell(int res, const Vec3& d) {
+  // θ and φ by FastAtan2 (within 4e-8 rad, inside the certification slack); φ = atan2(ρ, z)
+  // keeps its accuracy at the poles, where acos(z / |d|) loses digits.
+  const double rho = std::sqrt(d.x * d.x + d.y * d.y);
+  double u = (FastAtan2(d.y, d.x) + support_field::kPi) * res / (2 * support_field::kPi);
+  double v = FastAtan2(rho, d.z) * res / support_field::kPi;
+  if (u != u || v != v) {  // a NaN direction (no finite pose gives one): any cell, no UB
+    u = v = 0;
+  }
+  const int i0 = static_cast<int>(std::floor(u)), j0 = static_cast<int>(std::floor(v));
+  return {{((i0 % res) + res) % res, (((i0 + 1) % res) + res) % res},
+          {j0 < 0 ? 0 : (j0 >= res ? res - 1 : j0),
+           j0 + 1 >= res ? res - 1 : (j0 + 1 < 0 ? 0 : j0 + 1)}};
+}
+
+// The entry of a certified patch (see CertifyPatches), or -1.
+MJP_HD inline int WholePatchEntry(const SupportFieldView& field, const FieldCell& cell) {
+  const int32_t corner = field.vertex[cell.is[0] * field.res + cell.js[0]];
+  return (corner & support_field::kWholePatch) ? (corner & support_field::kEntryMask) : -1;
+}
+
+// Support vertex (index into mesh.vert) of `mesh` along local direction d in patch `cell`.
 // *ties receives how many distinct vertices of the four surrounding cells tie for the maximum;
 // *entry_out (optional) the answer's entry (hull-local id with a graph).
 // With `refine` the answer is the exact extreme vertex; without, the best of the four cells.
-MJP_HD inline int QuerySupportField(const SupportFieldView& field, const MeshView& mesh,
-                                    const Vec3& d, bool refine, int* ties,
-                                    int* entry_out = nullptr) {
+// A certified patch answers from its entry: the vertex both would return, with no tie.
+MJP_HD inline int QuerySupportFieldAt(const SupportFieldView& field, const MeshView& mesh,
+                                      const Vec3& d, const FieldCell& cell, bool refine, int* ties,
+                                      int* entry_out = nullptr) {
   using support_field::VertexOf;
-  const int res = field.res;
-  const double norm = std::sqrt(Dot(d, d));
-  const double cos_phi = norm > 0 ? Clip(d.z / norm, -1.0, 1.0) : 1.0;
-  const double u = (std::atan2(d.y, d.x) + support_field::kPi) * res / (2 * support_field::kPi);
-  const double v = std::acos(cos_phi) * res / support_field::kPi;
-
-  // The four surrounding cells: θ wraps around, φ clamps at the poles.
-  const int i0 = static_cast<int>(std::floor(u)), j0 = static_cast<int>(std::floor(v));
-  const int is[2] = {((i0 % res) + res) % res, (((i0 + 1) % res) + res) % res};
-  const int js[2] = {j0 < 0 ? 0 : (j0 >= res ? res - 1 : j0),
-                     j0 + 1 >= res ? res - 1 : (j0 + 1 < 0 ? 0 : j0 + 1)};
+  const int whole = WholePatchEntry(field, cell);
+  if (whole >= 0) {
+    *ties = 1;
+    if (entry_out != nullptr)
+      *entry_out = whole;
+    return VertexOf(mesh, whole);
+  }
   int best = -1, distinct[4], n_distinct = 0;
   double best_value = -1e300;
   for (int a = 0; a < 2; ++a) {
     for (int b = 0; b < 2; ++b) {
-      const int entry = field.vertex[is[a] * res + js[b]];
+      const int entry =
+          field.vertex[cell.is[a] * field.res + cell.js[b]] & support_field::kEntryMask;
       const double value = DotVertex(d, mesh.vert, VertexOf(mesh, entry));
       if (value > best_value) {
         best_value = value;
@@ -164,6 +266,14 @@ MJP_HD inline int QuerySupportField(const SupportFieldView& field, const MeshVie
   if (entry_out != nullptr)
     *entry_out = entry;
   return VertexOf(mesh, entry);
+}
+
+// The same, locating the patch first.
+MJP_HD inline int QuerySupportField(const SupportFieldView& field, const MeshView& mesh,
+                                    const Vec3& d, bool refine, int* ties,
+                                    int* entry_out = nullptr) {
+  return QuerySupportFieldAt(field, mesh, d, LocateFieldCell(field.res, d), refine, ties,
+                             entry_out);
 }
 
 }  // namespace mjportal::collision

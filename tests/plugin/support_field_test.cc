@@ -1,14 +1,20 @@
 // Support fields on MuJoCo-compiled meshes (hull graphs from MuJoCo's compiler): with refinement
 // the answer is the brute-force extreme vertex exactly; without, it is within the grid's angular
-// resolution. Meshes: the 8-, 40- and 120-vertex hulls of models/mesh_pile.xml.
+// resolution; a patch certified whole has its entry as the unique brute-force maximum over the
+// patch's corners, edges and interior. Meshes: the 8-, 40- and 120-vertex hulls of
+// models/mesh_pile.xml, and MuJoCo hulls of 200 and 2,000 random points on an ellipsoid.
+#include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "collision/support_field.h"
 #include "plugin/mesh_view.h"
+#include "tests/env_count.h"
 #include "tests/fixture.h"
+#include "tools/common/cloud_mesh.h"
 #include "tools/common/model_variants.h"
 
 namespace mjportal::testing {
@@ -57,6 +63,107 @@ TEST_P(SupportFieldTest, RefinedIsExactUnrefinedWithinGridResolution) {
     }
   }
   EXPECT_GE(meshes, 3);
+}
+
+// The mesh geoms the certification test covers: mesh_pile's and two random clouds.
+std::vector<tools::ModelPtr> CertificationModels() {
+  std::vector<tools::ModelPtr> models;
+  std::string error;
+  models.push_back(tools::LoadStock(ModelsDir() + "/mesh_pile.xml", &error));
+  EXPECT_TRUE(models.back()) << error;
+  for (int points : {200, 2000}) {
+    models.push_back(tools::CloudMeshModel(points, &error));
+    EXPECT_TRUE(models.back()) << error;
+  }
+  return models;
+}
+
+// Unit direction at longitude θ, colatitude φ (the grid's convention).
+Vec3 Direction(double theta, double phi) {
+  return {std::sin(phi) * std::cos(theta), std::sin(phi) * std::sin(theta), std::cos(phi)};
+}
+
+// For sampled patches flagged whole: along directions at the patch's corners and edge midpoints
+// (pushed outward by half the certification slack) and at random interior points, the entry's
+// vertex beats every vertex at another position strictly, by brute force; a query located in the
+// patch answers that vertex with one tie, refined or not. The share of whole patches at res 180
+// is checked too (the shortcut must matter, not just be right).
+TEST_P(SupportFieldTest, WholePatchEntryIsTheUniqueMaximumThroughoutThePatch) {
+  const int res = GetParam();
+  const double pi = collision::support_field::kPi;
+  const double out = collision::support_field::kPatchSlack / 2;
+  const long patches_per_mesh = EnvCount("MJPORTAL_PATCH_SAMPLES", 1500);
+  std::mt19937_64 rng(res);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int meshes = 0;
+  for (const tools::ModelPtr& m : CertificationModels()) {
+    ASSERT_TRUE(m);
+    for (int g = 0; g < m->ngeom; ++g) {
+      if (m->geom_type[g] != mjGEOM_MESH)
+        continue;
+      ++meshes;
+      const MeshView mesh = MeshViewOf(m.get(), g);
+      ASSERT_NE(mesh.graph, nullptr);
+      std::vector<int32_t> entries(res * res);
+      collision::BuildSupportField(mesh, res, entries.data());
+      const collision::SupportFieldView field = {res, entries.data()};
+      long whole = 0;
+      for (int32_t e : entries)
+        whole += (e & collision::support_field::kWholePatch) != 0;
+      if (res == 180 && mesh.graph[0] <= 200) {
+        EXPECT_GT(whole, entries.size() / 2) << "geom " << g << " hull " << mesh.graph[0];
+      }
+
+      std::vector<int> patches(res * res);
+      for (int p = 0; p < res * res; ++p)
+        patches[p] = p;
+      std::shuffle(patches.begin(), patches.end(), rng);
+      patches.resize(std::min<long>(patches.size(), patches_per_mesh));
+      for (int p : patches) {
+        const int entry = entries[p];
+        if (!(entry & collision::support_field::kWholePatch))
+          continue;
+        const int i = p / res, j = p % res;
+        const int vertex =
+            collision::support_field::VertexOf(mesh, entry & collision::support_field::kEntryMask);
+        const double t0 = 2 * pi * i / res - pi - out, t1 = t0 + 2 * pi / res + 2 * out;
+        const double p0 = pi * j / res - out, p1 = p0 + pi / res + 2 * out;
+        std::vector<Vec3> dirs;
+        for (double a : {0.0, 0.5, 1.0}) {
+          for (double b : {0.0, 0.5, 1.0})
+            dirs.push_back(Direction(t0 + a * (t1 - t0), p0 + b * (p1 - p0)));
+        }
+        for (int k = 0; k < 4; ++k)
+          dirs.push_back(Direction(t0 + unit(rng) * (t1 - t0), p0 + unit(rng) * (p1 - p0)));
+        for (size_t k = 0; k < dirs.size(); ++k) {
+          const Vec3& d = dirs[k];
+          const float* pv = mesh.vert + 3 * vertex;
+          const double top = DotVertex(d, mesh.vert, vertex);
+          for (int w = 0; w < mesh.nvert; ++w) {
+            const float* pw = mesh.vert + 3 * w;
+            if (pw[0] == pv[0] && pw[1] == pv[1] && pw[2] == pv[2])
+              continue;
+            ASSERT_LT(DotVertex(d, mesh.vert, w), top)
+                << "res " << res << " geom " << g << " patch " << i << "," << j << " sample " << k
+                << " rival " << w << std::setprecision(17) << " d " << d.x << " " << d.y << " "
+                << d.z;
+          }
+          // Samples strictly inside locate this patch: the shortcut answers them.
+          if (k == 4 || k >= 9) {
+            const collision::FieldCell cell = collision::LocateFieldCell(res, d);
+            if (cell.is[0] != i || cell.js[0] != j)
+              continue;
+            for (bool refine : {true, false}) {
+              int ties = 0;
+              EXPECT_EQ(collision::QuerySupportField(field, mesh, d, refine, &ties), vertex);
+              EXPECT_EQ(ties, 1);
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GE(meshes, 5);
 }
 
 INSTANTIATE_TEST_SUITE_P(Resolutions, SupportFieldTest, ::testing::Values(8, 32, 180));
