@@ -17,9 +17,11 @@
 //      apart give the contact exactly: dist = core distance − radii, normal along the closest
 //      points (Bullet's and Jolt's convex radius). A core touching or inside the other geom, or
 //      a GJK that stalls before its tolerance, goes on to the steps below.
-//   1. margin > 0: GJK with cutoff = margin. Farther than the margin: no contact. Separated
-//      within it: one contact at GJK's closest points, dist = their distance.
-//   2. Overlapping (or margin = 0): MPR along the ray from centre to centre.
+//   1. MPR along the ray from centre to centre: overlapping geoms go on to step 3 with its
+//      contact.
+//   2. Apart by MPR and margin > 0: GJK with cutoff = margin. Farther than the margin: no
+//      contact. Separated within it: one contact at GJK's closest points, dist = their distance.
+//      (GJK after MPR: an overlapping pair pays no GJK run up to its enclosing simplex.)
 //   3. Hand-off to EPA, seeded with GJK's enclosing simplex (MPR's final tetrahedron when GJK
 //      ends on a smaller one), when
 //        (a) MPR did not converge within ccd_iterations, or
@@ -43,8 +45,9 @@
 //      EPA's normal is smaller than MPR's depth). MPR's tetrahedron is the second choice because
 //      its interior point is the centre of M for symmetric pairs, which makes EPA's faces
 //      through it degenerate.
-// ccd = mpr skips step 3; ccd = gjk runs GJK first whatever the margin and EPA from GJK's
-// enclosing simplex (MPR only when GJK ends on a smaller simplex).
+// ccd = mpr runs step 2 before step 1 (as auto did before) and skips step 3; ccd = gjk runs GJK
+// first whatever the margin and EPA from GJK's enclosing simplex (MPR only when GJK ends on a
+// smaller simplex).
 //
 // Each geom's frame origin must lie inside it (MPR's interior point): true for primitives and for
 // MuJoCo's meshes, which the compiler re-centres on their centre of mass.
@@ -366,6 +369,26 @@ MJP_HD inline int SolveCore(const ConvexGeom& a, const ConvexGeom& b, const Conv
   return 1;
 }
 
+// Step 1: GJK with cutoff = margin. 1 with *hit when the geoms are apart by at most the margin;
+// 0 when farther; -1 when they overlap or touch (no reliable direction: the penetration solvers
+// decide). *g receives GJK's result (its enclosing simplex can seed EPA).
+MJP_HD inline int GjkWithinMargin(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
+                                  double margin, ConvexHit* hit, GjkResult* g) {
+  *g = GjkDistance(a, b, s.max_iterations, s.tolerance, margin);
+  if (g->status == GjkStatus::kBeyondCutoff)
+    return 0;
+  if (g->status != GjkStatus::kSeparated)
+    return -1;
+  if (g->distance > margin)
+    return 0;
+  const Vec3 gap = g->on_b - g->on_a;
+  const double length = std::sqrt(Dot(gap, gap));
+  if (!(length > 1e-12 * (GeomScale(a) + GeomScale(b))))
+    return -1;
+  *hit = {g->distance, gap * (1 / length), g->on_a, g->on_b};
+  return 1;
+}
+
 // One contact of a and b within margin (the hand-off in the header); false when none.
 // On a miss that MPR proved with a support query, *separating (when given) receives that
 // query's direction; otherwise it is left alone.
@@ -402,23 +425,18 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
   }
   GjkResult g;  // step 1's GJK, when it ran: its enclosing simplex can seed EPA later
   bool gjk_ran = false;
-  if (s.algorithm == CcdAlgorithm::kGjk || margin > 0) {
+  // ccd = auto proves overlap with MPR first and asks GJK for the distance only when MPR finds
+  // the geoms apart: an overlapping pair (most pairs with a margin in a settled scene) then
+  // pays no GJK run up to its enclosing simplex. The answers are step 1's either way: GJK's
+  // contact when apart within the margin, MPR's when overlapping.
+  const bool gjk_after_mpr = s.algorithm == CcdAlgorithm::kAuto && margin > 0;
+  if (s.algorithm == CcdAlgorithm::kGjk || (margin > 0 && !gjk_after_mpr)) {
     ++counters->gjk;
-    g = GjkDistance(a, b, it, s.tolerance, margin);
     gjk_ran = true;
-    if (g.status == GjkStatus::kBeyondCutoff)
-      return false;
-    if (g.status == GjkStatus::kSeparated) {
-      if (g.distance > margin)
-        return false;
-      const Vec3 gap = g.on_b - g.on_a;
-      const double length = std::sqrt(Dot(gap, gap));
-      if (length > 1e-12 * (GeomScale(a) + GeomScale(b))) {
-        *hit = {g.distance, gap * (1 / length), g.on_a, g.on_b};
-        return true;
-      }
-      // Touching: no reliable direction from GJK; the penetration solvers decide.
-    } else if (s.algorithm == CcdAlgorithm::kGjk && g.simplex.n == 4) {
+    const int within = convex::GjkWithinMargin(a, b, s, margin, hit, &g);
+    if (within >= 0)
+      return within == 1;
+    if (s.algorithm == CcdAlgorithm::kGjk && g.status == GjkStatus::kOverlap && g.simplex.n == 4) {
       ++counters->epa;
       const EpaResult e = EpaPenetration(a, b, g.simplex.p, it, s.tolerance);
       if (e.ok) {
@@ -433,6 +451,10 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
   if (!r.hit) {
     if (separating != nullptr)
       *separating = r.separating;
+    if (gjk_after_mpr) {  // apart: within the margin?
+      ++counters->gjk;
+      return convex::GjkWithinMargin(a, b, s, margin, hit, &g) == 1;
+    }
     return false;
   }
   bool refine = s.algorithm == CcdAlgorithm::kGjk;
