@@ -430,7 +430,9 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
   // pays no GJK run up to its enclosing simplex. The answers are step 1's either way: GJK's
   // contact when apart within the margin, MPR's when overlapping.
   const bool gjk_after_mpr = s.algorithm == CcdAlgorithm::kAuto && margin > 0;
-  if (s.algorithm == CcdAlgorithm::kGjk || (margin > 0 && !gjk_after_mpr)) {
+  const bool gjk_first =
+      s.algorithm == CcdAlgorithm::kGjk || (s.algorithm == CcdAlgorithm::kMpr && margin > 0);
+  if (gjk_first) {
     ++counters->gjk;
     gjk_ran = true;
     const int within = convex::GjkWithinMargin(a, b, s, margin, hit, &g);

@@ -17,6 +17,12 @@ MJP_HD inline int MaxClimbSteps(const MeshView& mesh) {
   return mesh.nvert + 1;
 }
 
+// Vertex i of the mesh, widened to double.
+MJP_HD MJP_INLINE Vec3 MeshPoint(const float* vert, int i) {
+  return {static_cast<double>(vert[3 * i]), static_cast<double>(vert[3 * i + 1]),
+          static_cast<double>(vert[3 * i + 2])};
+}
+
 // d · vertex i of the mesh.
 MJP_HD MJP_INLINE double DotVertex(const Vec3& d, const float* vert, int i) {
   return d.x * static_cast<double>(vert[3 * i]) + d.y * static_cast<double>(vert[3 * i + 1]) +

@@ -88,7 +88,7 @@ MJP_HD inline Vec3 CcdSupportPoint(NativeShape& s, const Vec3& dir, bool* lost_v
       if (best < 0) {
         *lost_vertex = true;  // MuJoCo warns "mesh_support could not find support vertex"
       } else {
-        res = NativeMeshPoint(s.mesh.vert, best);
+        res = MeshPoint(s.mesh.vert, best);
       }
       break;
     }

@@ -338,7 +338,7 @@ MJP_HD inline int NativeMeshEdgeNormals(Vec3* res, Vec3* endverts, int dim, cons
       for (int j = 0; j < nvert; ++j) {
         if (mesh.polyvert[vadr + j] == v1i) {
           const int k = j == 0 ? nvert - 1 : j - 1;
-          endverts[i] = NativeToWorld(s, NativeMeshPoint(mesh.vert, mesh.polyvert[vadr + k]));
+          endverts[i] = NativeToWorld(s, MeshPoint(mesh.vert, mesh.polyvert[vadr + k]));
           res[i] = endverts[i] - v[0];
           Normalize(res[i]);
           break;
@@ -461,7 +461,7 @@ MJP_HD inline int NativeMeshFace(Vec3* res, const NativeShape& s, int idx) {
   const int adr = s.mesh.polyvertadr[idx], nvert = s.mesh.polyvertnum[idx];
   int j = 0;
   for (int i = nvert - 1; i >= 0; --i) {
-    res[j++] = NativeToWorld(s, NativeMeshPoint(s.mesh.vert, s.mesh.polyvert[adr + i]));
+    res[j++] = NativeToWorld(s, MeshPoint(s.mesh.vert, s.mesh.polyvert[adr + i]));
   }
   return nvert;
 }

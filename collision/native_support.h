@@ -13,6 +13,7 @@
 #pragma once
 
 #include "collision/contact.h"
+#include "collision/mesh_support.h"
 
 namespace mjportal::collision {
 
@@ -73,11 +74,6 @@ MJP_HD MJP_INLINE Vec3 NativeToWorld(const NativeShape& s, const Vec3& local) {
 MJP_HD MJP_INLINE double NativeDotVertex(const Vec3& d, const float* vert, int i) {
   return d.x * static_cast<double>(vert[3 * i]) + d.y * static_cast<double>(vert[3 * i + 1]) +
          d.z * static_cast<double>(vert[3 * i + 2]);
-}
-
-MJP_HD MJP_INLINE Vec3 NativeMeshPoint(const float* vert, int i) {
-  return {static_cast<double>(vert[3 * i]), static_cast<double>(vert[3 * i + 1]),
-          static_cast<double>(vert[3 * i + 2])};
 }
 
 // Mesh support by scanning every vertex. The previous answer is the first candidate, so among
@@ -194,7 +190,7 @@ MJP_HD inline Vec3 NativeSupportPoint(NativeShape& s, const Vec3& dir) {
       const Vec3 local = RotateT(mat, dir);
       const int i =
           s.mesh.graph != nullptr ? NativeClimbSupport(s, local) : NativeScanSupport(s, local);
-      return NativeToWorld(s, NativeMeshPoint(s.mesh.vert, i));
+      return NativeToWorld(s, MeshPoint(s.mesh.vert, i));
     }
     default:
       return s.pos;

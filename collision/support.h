@@ -91,8 +91,7 @@ MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3
             mesh.hint = hull_index;  // climb from here next
         }
         if (v >= 0) {
-          const float* p = geom.mesh->vert + 3 * v;
-          local = {static_cast<double>(p[0]), static_cast<double>(p[1]), static_cast<double>(p[2])};
+          local = MeshPoint(geom.mesh->vert, v);
         }
       }
       break;

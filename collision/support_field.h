@@ -78,16 +78,6 @@ struct WidenedVertexDot {
   }
 };
 
-// Position of hull vertex `local` (a hull-local id; the mesh has a graph).
-MJP_HD inline Vec3 HullVertex(const MeshView& mesh, int local) {
-  if (mesh.hull_vert != nullptr) {
-    const double* v = mesh.hull_vert + 3 * local;
-    return {v[0], v[1], v[2]};
-  }
-  const float* v = mesh.vert + 3 * mesh.graph[2 + mesh.graph[0] + local];
-  return {static_cast<double>(v[0]), static_cast<double>(v[1]), static_cast<double>(v[2])};
-}
-
 // Hill climb on hull graph `graph` from hull-local id `start` to the id maximizing d·v; each step
 // strictly increases d·v, so at most numvert steps.
 template <typename VertexDot>
@@ -163,12 +153,13 @@ inline void CertifyPatches(const MeshView& mesh, int res, int32_t* entries) {
       sin_theta = sin_theta * step_cos + cos_theta * step_sin;
       cos_theta = next_cos;
       const int v = entries[i * res + j];
-      const Vec3 pv = support_field::HullVertex(mesh, v);
+      const Vec3 pv = MeshPoint(mesh.vert, support_field::VertexOf(mesh, v));
+      const double norm_v = std::sqrt(Dot(pv, pv));
       bool whole = true;
       for (int e = vert_edgeadr[v]; whole && edge_localid[e] >= 0; ++e) {
-        const Vec3 pw = support_field::HullVertex(mesh, edge_localid[e]);
+        const Vec3 pw = MeshPoint(mesh.vert, support_field::VertexOf(mesh, edge_localid[e]));
         const Vec3 g = pw - pv;
-        const double kappa = 1e-14 * (std::sqrt(Dot(pv, pv)) + std::sqrt(Dot(pw, pw)));
+        const double kappa = 1e-14 * (norm_v + std::sqrt(Dot(pw, pw)));
         whole = Dot(c, g) + radius * std::sqrt(Dot(g, g)) < -kappa;
       }
       if (whole) {
@@ -218,23 +209,19 @@ MJP_HD inline FieldCell LocateFieldCell(int res, const Vec3& d) {
            j0 + 1 >= res ? res - 1 : (j0 + 1 < 0 ? 0 : j0 + 1)}};
 }
 
-// The entry of a certified patch (see CertifyPatches), or -1.
-MJP_HD inline int WholePatchEntry(const SupportFieldView& field, const FieldCell& cell) {
-  const int32_t corner = field.vertex[cell.is[0] * field.res + cell.js[0]];
-  return (corner & support_field::kWholePatch) ? (corner & support_field::kEntryMask) : -1;
-}
-
-// Support vertex (index into mesh.vert) of `mesh` along local direction d in patch `cell`.
+// Support vertex (index into mesh.vert) of `mesh` along local direction d, from its field.
 // *ties receives how many distinct vertices of the four surrounding cells tie for the maximum;
 // *entry_out (optional) the answer's entry (hull-local id with a graph).
 // With `refine` the answer is the exact extreme vertex; without, the best of the four cells.
 // A certified patch answers from its entry: the vertex both would return, with no tie.
-MJP_HD inline int QuerySupportFieldAt(const SupportFieldView& field, const MeshView& mesh,
-                                      const Vec3& d, const FieldCell& cell, bool refine, int* ties,
-                                      int* entry_out = nullptr) {
+MJP_HD inline int QuerySupportField(const SupportFieldView& field, const MeshView& mesh,
+                                    const Vec3& d, bool refine, int* ties,
+                                    int* entry_out = nullptr) {
   using support_field::VertexOf;
-  const int whole = WholePatchEntry(field, cell);
-  if (whole >= 0) {
+  const FieldCell cell = LocateFieldCell(field.res, d);
+  const int32_t corner = field.vertex[cell.is[0] * field.res + cell.js[0]];
+  if (corner & support_field::kWholePatch) {
+    const int whole = corner & support_field::kEntryMask;
     *ties = 1;
     if (entry_out != nullptr)
       *entry_out = whole;
@@ -266,14 +253,6 @@ MJP_HD inline int QuerySupportFieldAt(const SupportFieldView& field, const MeshV
   if (entry_out != nullptr)
     *entry_out = entry;
   return VertexOf(mesh, entry);
-}
-
-// The same, locating the patch first.
-MJP_HD inline int QuerySupportField(const SupportFieldView& field, const MeshView& mesh,
-                                    const Vec3& d, bool refine, int* ties,
-                                    int* entry_out = nullptr) {
-  return QuerySupportFieldAt(field, mesh, d, LocateFieldCell(field.res, d), refine, ties,
-                             entry_out);
 }
 
 }  // namespace mjportal::collision
