@@ -21,10 +21,17 @@
 #include <cstring>
 #include <vector>
 
+#include "plugin/entry_route.h"
+
 namespace mjportal {
 
 class PairCache {
  public:
+  PairCache() = default;
+  PairCache(const PairCache&) = delete;
+  PairCache& operator=(const PairCache&) = delete;
+  ~PairCache() { SetActive(false); }
+
   // Pose bits of one geom: position (3) and rotation (9).
   static constexpr int kPoseDoubles = 12;
   // Contacts reserved per entry (the contact store grows beyond it if needed).
@@ -40,7 +47,7 @@ class PairCache {
         std::max<size_t>(static_cast<size_t>(capacity) * kContactsPerPair, mjMAXCONPAIR));
     wanted_ = 0;
     reserved_ = 0;
-    active_ = false;
+    SetActive(false);
   }
 
   // Reserves an entry when one is left. Counts every pair offered, so that wanted() tells how
@@ -70,11 +77,11 @@ class PairCache {
   void Finish() {
     std::stable_sort(entries_.begin(), entries_.end(),
                      [](const Entry& a, const Entry& b) { return a.key < b.key; });
-    active_ = true;
+    SetActive(true);
   }
 
   // Closes the cache (the dispatcher computes everything).
-  void Close() { active_ = false; }
+  void Close() { SetActive(false); }
 
   bool active() const { return active_; }
 
@@ -136,6 +143,15 @@ class PairCache {
     double pose[2 * kPoseDoubles];
     int first, count;
   };
+
+  // Opens or closes the cache; an open one makes the dispatcher look every call up
+  // (plugin/entry_route.h).
+  void SetActive(bool active) {
+    if (active != active_) {
+      CountPerCallState(active ? 1 : -1);
+    }
+    active_ = active;
+  }
 
   static std::uint64_t Key(int g1, int g2) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(g1)) << 32) |

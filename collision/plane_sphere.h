@@ -23,10 +23,10 @@ MJP_HD inline int CollidePlaneSpherePoint(double margin, const double* plane_pos
 
   // Depth and the midpoint between plane and sphere bottom.
   Contact& con = out[0];
-  con.normal = normal;
+  Assign(con.normal, normal);
   con.dist = height - radius;
-  con.pos = center + normal * (-con.dist / 2 - radius);
-  con.tangent = {0.0, 0.0, 0.0};
+  Assign(con.pos, center + normal * (-con.dist / 2 - radius));
+  Assign(con.tangent, {0.0, 0.0, 0.0});
   return 1;
 }
 
@@ -54,7 +54,7 @@ MJP_HD inline int CollidePlaneCapsule(const GeomView& plane, const GeomView& cap
 
   // Align each contact frame with the capsule axis.
   for (int i = 0; i < n_plus + n_minus; ++i) {
-    out[i].tangent = axis;
+    Assign(out[i].tangent, axis);
   }
   return n_plus + n_minus;
 }

@@ -163,6 +163,25 @@ PairRoute RouteOf(Mode mode) {
   return PairRoute::kDelegated;
 }
 
+// The analytic kernel's answer for (g1, g2): the same in both modes (MuJoCo's bits).
+template <int Type1, int Type2>
+int AnalyticPair(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjtNum margin) {
+  constexpr auto kType1 = static_cast<collision::ShapeType>(Type1);
+  constexpr auto kType2 = static_cast<collision::ShapeType>(Type2);
+  collision::MeshView mesh1{}, mesh2{};
+  collision::GeomView geom1 = {d->geom_xpos + 3 * g1, d->geom_xmat + 9 * g1, m->geom_size + 3 * g1};
+  collision::GeomView geom2 = {d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2, m->geom_size + 3 * g2};
+  if constexpr (Type1 == mjGEOM_MESH) {
+    mesh1 = MeshViewOf(m, g1);
+    geom1.mesh = &mesh1;
+  }
+  if constexpr (Type2 == mjGEOM_MESH) {
+    mesh2 = MeshViewOf(m, g2);
+    geom2.mesh = &mesh2;
+  }
+  return collision::CollidePairOf<kType1, kType2>(geom1, geom2, margin, AsContacts(con));
+}
+
 // mjportal's answer for (g1, g2) in the instance's mode; -1 when the mode delegates the pair.
 template <int Type1, int Type2>
 int Ours(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, int g1, int g2,
@@ -173,20 +192,7 @@ int Ours(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, i
     if (state->config().stats) {
       state->CountCall(Type1, Type2, /*ours=*/true);
     }
-    collision::MeshView mesh1{}, mesh2{};
-    collision::GeomView geom1 = {d->geom_xpos + 3 * g1, d->geom_xmat + 9 * g1,
-                                 m->geom_size + 3 * g1};
-    collision::GeomView geom2 = {d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2,
-                                 m->geom_size + 3 * g2};
-    if constexpr (Type1 == mjGEOM_MESH) {
-      mesh1 = MeshViewOf(m, g1);
-      geom1.mesh = &mesh1;
-    }
-    if constexpr (Type2 == mjGEOM_MESH) {
-      mesh2 = MeshViewOf(m, g2);
-      geom2.mesh = &mesh2;
-    }
-    return collision::CollidePairOf<kType1, kType2>(geom1, geom2, margin, AsContacts(con));
+    return AnalyticPair<Type1, Type2>(m, d, con, g1, g2, margin);
   }
   if constexpr (UsesConvexSolver(Type1, Type2)) {
     if (state->config().mode == Mode::kFast) {
@@ -235,13 +241,13 @@ template <int Type1, int Type2>
   return OursOrOriginal<Type1, Type2>(m, d, state, con, g1, g2, margin);
 }
 
-// The dispatcher installed at [Type1][Type2]: a model without an mjportal instance goes straight
-// to MuJoCo's original; with one, a pair the instance answers comes from the batched pass's cache
-// when that holds it for these exact poses, else from our kernel; the rest goes to the original.
-// It runs on every narrowphase call (for the cheapest analytic pairs the entry is a third of the
-// cost), so every path is a tail call.
+// The dispatcher's path through the calling model's instance: a model without an mjportal
+// instance goes straight to MuJoCo's original; with one, a pair the instance answers comes from
+// the batched pass's cache when that holds it for these exact poses, else from our kernel; the
+// rest goes to the original. Every path is a tail call.
 template <int Type1, int Type2>
-int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjtNum margin) {
+[[gnu::noinline]] int DispatchThroughInstance(const mjModel* m, mjData* d, mjPreContact* con,
+                                              int g1, int g2, mjtNum margin) {
   InstanceState* state = FindInstance(m, d);
   if (state == nullptr) {
     return original_table[Type1][Type2](m, d, con, g1, g2, margin);
@@ -251,6 +257,21 @@ int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjt
     return CachedOrOurs<Type1, Type2>(m, d, state, con, g1, g2, margin);
   }
   return OursOrOriginal<Type1, Type2>(m, d, state, con, g1, g2, margin);
+}
+
+// The dispatcher installed at [Type1][Type2]. It runs on every narrowphase call: an analytic
+// pair goes straight to its kernel while no live instance needs per-call state
+// (plugin/entry_route.h), leaving the instance path out of line so that this one sets nothing
+// up; everything else takes the instance path.
+template <int Type1, int Type2>
+int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjtNum margin) {
+  if constexpr (collision::HasPairKernel(static_cast<collision::ShapeType>(Type1),
+                                         static_cast<collision::ShapeType>(Type2))) {
+    if (AnalyticPairsDirect()) {
+      return AnalyticPair<Type1, Type2>(m, d, con, g1, g2, margin);
+    }
+  }
+  return DispatchThroughInstance<Type1, Type2>(m, d, con, g1, g2, margin);
 }
 
 // The batched pass's entry, per type pair: Ours without the cache.

@@ -12,6 +12,7 @@
 #include "batch/pair_cache.h"
 #include "collision/convex_contact.h"
 #include "plugin/config.h"
+#include "plugin/entry_route.h"
 #include "plugin/mesh_view.h"
 #include "plugin/mjportal.h"
 #include "plugin/separation_hints.h"
@@ -38,7 +39,18 @@ class InstanceState {
                 int hint_pairs = 0)
       : config_(config),
         fields_(std::move(fields)),
-        hints_(hint_pairs > 0 ? std::make_unique<SeparationHints>(hint_pairs) : nullptr) {}
+        hints_(hint_pairs > 0 ? std::make_unique<SeparationHints>(hint_pairs) : nullptr) {
+    CountLiveInstance(1);
+    if (NeedsPerCallLookup())
+      CountPerCallState(1);
+  }
+  ~InstanceState() {
+    if (NeedsPerCallLookup())
+      CountPerCallState(-1);
+    CountLiveInstance(-1);
+  }
+  InstanceState(const InstanceState&) = delete;
+  InstanceState& operator=(const InstanceState&) = delete;
 
   const Config& config() const { return config_; }
   const ModelSupportFields* fields() const { return fields_.get(); }
@@ -111,6 +123,10 @@ class InstanceState {
   void ResetCounts();
 
  private:
+  // Call counting and the CUDA in-step pass need this instance's state on every call
+  // (plugin/entry_route.h).
+  bool NeedsPerCallLookup() const { return config_.stats || config_.device == Device::kCuda; }
+
   Config config_;
   std::shared_ptr<const ModelSupportFields> fields_;
   std::atomic<std::int64_t> solver_[kSolverCounterCount] = {};

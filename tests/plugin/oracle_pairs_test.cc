@@ -6,6 +6,7 @@
 //
 // MJPORTAL_ORACLE_CASES sets the cases per pair type and mode (default 100000); on a mismatch the
 // test prints the case with %.17g values.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "collision/pair_kernels.h"
 #include "plugin/mjportal.h"
 #include "tests/env_count.h"
 #include "tests/fixture.h"
@@ -310,6 +312,72 @@ TEST_F(MujocoTest, WithoutInstanceDispatcherEqualsOriginal) {
                                                               c.geom1, c.geom2, c.margin),
               n);
     ASSERT_EQ(std::memcmp(actual, expected, sizeof(mjPreContact) * n), 0) << scene.Describe(c);
+  }
+}
+
+// Analytic pairs skip the instance lookup while no live instance needs per-call state
+// (plugin/entry_route.h): a model without an instance then reaches our kernel instead of the
+// original, and must get the original's bits for every analytic pair type.
+TEST_F(MujocoTest, WithoutInstanceBesideALiveInstanceAnalyticPairsEqualOriginal) {
+  const tools::PluginApi& api = LoadPlugin();
+  std::string error;
+  PairScene live = PairScene::Create(mjGEOM_SPHERE, mjGEOM_SPHERE, 1, {{"mode", "fast"}}, &error);
+  ASSERT_TRUE(live.ok()) << error;
+  const long cases = std::max(1000L, CasesFromEnv() / 50);
+  int pair_types = 0;
+  for (int t1 = 0; t1 < mjNGEOMTYPES; ++t1) {
+    for (int t2 = t1; t2 < mjNGEOMTYPES; ++t2) {
+      if (!collision::HasPairKernel(static_cast<collision::ShapeType>(t1),
+                                    static_cast<collision::ShapeType>(t2))) {
+        continue;
+      }
+      ++pair_types;
+      PairScene scene = PairScene::Create(t1, t2, static_cast<int>(cases), {}, &error);
+      ASSERT_TRUE(scene.ok()) << error;
+      scene.Randomize(7 + t1 * mjNGEOMTYPES + t2);
+      for (const PairCase& c : scene.cases()) {
+        mjPreContact expected[mjMAXCONPAIR] = {}, actual[mjMAXCONPAIR] = {};
+        const int n = api.originalCollision(t1, t2)(scene.model(), scene.data(), expected, c.geom1,
+                                                    c.geom2, c.margin);
+        ASSERT_EQ(mjCOLLISIONFUNC[t1][t2](scene.model(), scene.data(), actual, c.geom1, c.geom2,
+                                          c.margin),
+                  n)
+            << scene.Describe(c);
+        ASSERT_TRUE(SameContacts(actual, expected, n)) << scene.Describe(c);
+      }
+    }
+  }
+  EXPECT_EQ(pair_types, 13);
+}
+
+// An instance that counts calls (stats="true") switches the lookup back on for every model while
+// it lives: each of its analytic calls is counted, also beside an instance that does not count,
+// and once it is gone a new counting instance counts from zero again.
+TEST_F(MujocoTest, CountingInstanceCountsEveryAnalyticCallBesideOthers) {
+  const tools::PluginApi& api = LoadPlugin();
+  std::string error;
+  PairScene quiet = PairScene::Create(mjGEOM_PLANE, mjGEOM_SPHERE, 64, {{"mode", "fast"}}, &error);
+  ASSERT_TRUE(quiet.ok()) << error;
+  quiet.Randomize(3);
+  for (int round = 0; round < 2; ++round) {
+    PairScene counted = PairScene::Create(mjGEOM_PLANE, mjGEOM_SPHERE, 64,
+                                          {{"mode", "compat"}, {"stats", "true"}}, &error);
+    ASSERT_TRUE(counted.ok()) << error;
+    counted.Randomize(4);
+    mjPreContact con[mjMAXCONPAIR];
+    for (const PairCase& c : counted.cases()) {
+      mjCOLLISIONFUNC[mjGEOM_PLANE][mjGEOM_SPHERE](counted.model(), counted.data(), con, c.geom1,
+                                                   c.geom2, c.margin);
+    }
+    for (const PairCase& c : quiet.cases()) {
+      mjCOLLISIONFUNC[mjGEOM_PLANE][mjGEOM_SPHERE](quiet.model(), quiet.data(), con, c.geom1,
+                                                   c.geom2, c.margin);
+    }
+    long long ours[mjNGEOMTYPES * mjNGEOMTYPES] = {};
+    ASSERT_EQ(api.pairCounts(counted.model(), counted.data(), ours, nullptr), 0);
+    EXPECT_EQ(ours[mjGEOM_PLANE * mjNGEOMTYPES + mjGEOM_SPHERE],
+              static_cast<long long>(counted.cases().size()))
+        << "round " << round;
   }
 }
 
