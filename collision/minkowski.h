@@ -61,7 +61,7 @@ MJP_HD inline TriangleWitness WitnessOnTriangle(const MinkowskiVertex& v1,
 // max_A n·a − min_B n·b. Positive when the projections overlap; the translation along n that
 // separates them.
 MJP_HD inline double OverlapAlong(const ConvexGeom& a, const ConvexGeom& b, const Vec3& n) {
-  return Dot(MinkowskiSupport(a, b, n).v, n);
+  return SupportExtent(a.type, a.view, n) + SupportExtent(b.type, b.view, -n);
 }
 
 // Two unit vectors completing unit n to an orthonormal frame (t1, t2, n), deterministic in n:

@@ -102,4 +102,38 @@ MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3
   return Rotate(geom.mat, local) + Load3(geom.pos);
 }
 
+// The support function h(dir) = max over the geom of dir · x (world direction, not necessarily
+// unit): what a support point would give through a dot product, in closed form for the
+// primitives (no rotation back to world coordinates). With c the centre and d = Rᵀ dir:
+// sphere c·dir + r|d|, capsule that + h|d_z|, ellipsoid c·dir + |E d|, cylinder
+// c·dir + r|d_xy| + h|d_z|, box c·dir + Σ s_k |d_k|. Meshes go through their support point.
+MJP_HD inline double SupportExtent(ShapeType type, const GeomView& geom, const Vec3& dir) {
+  const double* size = geom.size;
+  const double centre = Dot(Load3(geom.pos), dir);
+  switch (type) {
+    case ShapeType::kSphere:
+      return centre + size[0] * std::sqrt(Dot(dir, dir));
+    case ShapeType::kCapsule: {
+      const Vec3 d = RotateT(geom.mat, dir);
+      return centre + size[0] * std::sqrt(Dot(d, d)) + size[1] * std::fabs(d.z);
+    }
+    case ShapeType::kEllipsoid: {
+      const Vec3 d = RotateT(geom.mat, dir);
+      const Vec3 u = {d.x * size[0], d.y * size[1], d.z * size[2]};
+      return centre + std::sqrt(Dot(u, u));
+    }
+    case ShapeType::kCylinder: {
+      const Vec3 d = RotateT(geom.mat, dir);
+      return centre + size[0] * std::sqrt(d.x * d.x + d.y * d.y) + size[1] * std::fabs(d.z);
+    }
+    case ShapeType::kBox: {
+      const Vec3 d = RotateT(geom.mat, dir);
+      return centre + size[0] * std::fabs(d.x) + size[1] * std::fabs(d.y) +
+             size[2] * std::fabs(d.z);
+    }
+    default:
+      return Dot(SupportPoint(type, geom, dir), dir);
+  }
+}
+
 }  // namespace mjportal::collision

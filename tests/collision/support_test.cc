@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -84,6 +85,39 @@ TEST_P(SupportTest, NoSurfaceSampleReachesFurther) {
         const double z = std::max(-size[1], std::min(size[1], q.z));
         EXPECT_NEAR(std::sqrt(q.x * q.x + q.y * q.y + (q.z - z) * (q.z - z)), size[0], 1e-12);
       }
+    }
+  }
+}
+
+// The closed-form support function equals the support point's reach along the direction (to
+// rounding), and is the brute-force maximum over surface samples.
+TEST_P(SupportTest, ExtentIsTheSupportPointsReach) {
+  const ShapeType type = GetParam();
+  RandomGeometry s(778);
+  const long cases = mjportal::testing::EnvCount("MJPORTAL_KERNEL_CASES", 20000) / 4;
+  for (long c = 0; c < cases; ++c) {
+    double pos[3], mat[9], size[3] = {s.Uniform(0.05, 1), s.Uniform(0.05, 1), s.Uniform(0.05, 1)};
+    Store3(pos, s.Gaussian());
+    s.Rotation(mat);
+    const GeomView geom = {pos, mat, size};
+    Vec3 dir = s.Direction() * s.Uniform(0.1, 10);
+    if (c % 10 == 0)
+      dir = Column(mat, c % 3) * (c % 20 ? 1.0 : -1.0);  // the geom's own axes (FaceFirst's)
+    const double extent = SupportExtent(type, geom, dir);
+    const double reach = Dot(dir, SupportPoint(type, geom, dir));
+    const double scale = std::sqrt(Dot(dir, dir)) * (1 + std::sqrt(Dot(Load3(pos), Load3(pos))));
+    char repro[512];
+    std::snprintf(repro, sizeof(repro),
+                  "case %ld type %d pos {%.17g, %.17g, %.17g} mat {%.17g, %.17g, %.17g, %.17g, "
+                  "%.17g, %.17g, %.17g, %.17g, %.17g} size {%.17g, %.17g, %.17g} dir {%.17g, "
+                  "%.17g, %.17g}",
+                  c, static_cast<int>(type), pos[0], pos[1], pos[2], mat[0], mat[1], mat[2], mat[3],
+                  mat[4], mat[5], mat[6], mat[7], mat[8], size[0], size[1], size[2], dir.x, dir.y,
+                  dir.z);
+    ASSERT_NEAR(extent, reach, 1e-14 * scale) << repro;
+    for (int k = 0; k < 50; ++k) {
+      const Vec3 local = SurfacePoint(type, size, s.Direction(), s.Uniform(-1, 1));
+      ASSERT_GE(extent, Dot(dir, Rotate(mat, local) + Load3(pos)) - 1e-12 * scale) << repro;
     }
   }
 }
