@@ -210,9 +210,10 @@ MJP_HD inline bool FaceContact(const ConvexGeom& a, const ConvexGeom& b, const F
         return false;
     }
   }
-  // Along the axis: inside, and at least o from the opposite face (cap) as well.
+  // Along the axis, overlapping: inside, and at least o from the opposite face (cap) as well.
+  // (Separated, q lies beyond the face by the gap: the overlap along the axis says so.)
   const double half = f.owner->type == ShapeType::kCylinder ? size[1] : size[f.k];
-  if (!(std::fabs(c[f.k]) <= half && half + std::fabs(c[f.k]) >= room))
+  if (f.overlap > 0 && !(std::fabs(c[f.k]) <= half && half + std::fabs(c[f.k]) >= room))
     return false;
   *hit = owner_a ? ConvexHit{-f.overlap, f.axis, q + f.axis * f.overlap, q}
                  : ConvexHit{-f.overlap, f.axis, q, q - f.axis * f.overlap};

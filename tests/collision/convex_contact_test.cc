@@ -586,6 +586,46 @@ TEST(ConvexFace, EllipsoidOnBoxTopIsExact) {
   }
 }
 
+// The same ellipsoid lifted off the face by a gap inside the margin: the face's contact (dist =
+// gap, normal +z), from the face shortcut alone (counted as `face`, no solver run).
+TEST(ConvexFace, EllipsoidAboveBoxTopWithinMarginIsTheFacesGap) {
+  RandomGeometry s(1013);
+  ConvexCounters counters;
+  const long cases = Cases() / 10;
+  for (long c = 0; c < cases; ++c) {
+    OwnedGeom box;
+    box.type = ShapeType::kBox;
+    box.size[0] = box.size[1] = 1;
+    box.size[2] = 0.1;
+    OwnedGeom e = RandomPrimitive(s, ShapeType::kEllipsoid, 0);
+    const Vec3 z = RotateT(e.mat, {0, 0, 1});
+    const double reach = std::sqrt(std::pow(e.size[0] * z.x, 2) + std::pow(e.size[1] * z.y, 2) +
+                                   std::pow(e.size[2] * z.z, 2));
+    const double margin = 0.01 * SmallestSize(box, e);
+    const double gap = s.Uniform(1e-4, 0.99) * margin;
+    const Vec3 offset =
+        Rotate(e.mat, {e.size[0] * e.size[0] * z.x / reach, e.size[1] * e.size[1] * z.y / reach,
+                       e.size[2] * e.size[2] * z.z / reach});
+    const Vec3 lowest = {s.Uniform(-0.99, 0.99), s.Uniform(-0.99, 0.99), 0.1 + gap};
+    Store3(e.pos, lowest + offset);
+    Contact con;
+    ASSERT_EQ(CollideConvex(box.View(), e.View(), Settings(CcdAlgorithm::kAuto), margin, &con, 1,
+                            &counters),
+              1)
+        << "case " << c << Repro(box, e, margin);
+    ASSERT_NEAR(con.dist, gap, 1e-12) << "case " << c << Repro(box, e, margin);
+    ASSERT_NEAR(con.normal.z, 1, 1e-12) << "case " << c << Repro(box, e, margin);
+    const ConvexGeom gb = box.View(), ge = e.View();
+    const Vec3 up = {0, 0, 1};
+    ConvexHit hit;
+    ASSERT_TRUE(convex::FaceContact(gb, ge, {&gb, 2, up, OverlapAlong(gb, ge, up)}, &hit))
+        << "case " << c << Repro(box, e, margin);
+    ASSERT_NEAR(hit.dist, gap, 1e-12) << "case " << c << Repro(box, e, margin);
+  }
+  EXPECT_EQ(counters.face, cases);
+  EXPECT_EQ(counters.mpr + counters.gjk + counters.newton, 0);
+}
+
 // Found by the soak (MJPORTAL_KERNEL_CASES=200000): a box corner under a cylinder's cap, near its
 // rim, lies over the cap but leaves M sooner through the side; the cap's overlap (6.2e-4) is not
 // the depth (2.78e-4, the refined sweep's).
