@@ -261,13 +261,15 @@ MJP_HD inline bool HasCurvedSurface(const ConvexGeom& a, const ConvexGeom& b) {
   return curved(a.type) || curved(b.type);
 }
 
-// Rounds of MPR along the best normal so far (RefineAlongNormal).
-constexpr int kNormalRounds = 2;
+// Rounds of MPR along the best normal so far (RefineAlongNormal): until a round gains less than
+// the tolerance, at most this many.
+constexpr int kNormalRounds = 6;
 
-// MPR again with its ray along `normal` (MprPenetration's `ray`), kNormalRounds times, each
-// round starting from the last round's normal; keeps the shallowest converged answer, starting
-// from `best`. Along the minimal direction the ray leaves M where M's normal is that direction,
-// so each round removes most of the remaining slant (the error shrinks with depth × curvature).
+// MPR again with its ray along `normal` (MprPenetration's `ray`), at least twice and up to
+// kNormalRounds times, each round starting from the last round's normal; keeps the shallowest
+// converged answer, starting from `best`. Along the minimal direction the ray leaves M where M's
+// normal is that direction, so each round removes most of the remaining slant (the error shrinks
+// with depth × curvature).
 MJP_HD inline MprResult RefineAlongNormal(const ConvexGeom& a, const ConvexGeom& b,
                                           const ConvexSettings& s, MprResult best, Vec3 normal,
                                           ConvexCounters* counters) {
@@ -279,10 +281,13 @@ MJP_HD inline MprResult RefineAlongNormal(const ConvexGeom& a, const ConvexGeom&
         MprPenetration(a, b, s.max_iterations, s.tolerance, &normal, 1e-3 * best.depth);
     if (!(r.hit && r.converged))
       break;
+    const double gain = best.depth - r.depth;
     if (r.depth < best.depth) {
       best = r;
       best.has_tetrahedron = false;
     }
+    if (round >= 1 && !(gain > s.tolerance))
+      break;
     normal = r.normal;
   }
   return best;

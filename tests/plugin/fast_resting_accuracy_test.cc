@@ -1,0 +1,86 @@
+// Fast mode's convex solvers on bench-fast's own poses: resting pairs as in a settled pile (each
+// pair moved to where MuJoCo's original starts reporting contact, then in or out by up to 1% of
+// its reach). Every contact's depth must match the reference sweep refined from the solver's
+// normal (tests/collision/convex_reference.h) within 1e-6 of the smallest geom size, with the
+// solvers at a tight tolerance (ccd_tolerance 1e-10: at MuJoCo's default 1e-6, an absolute
+// distance, the error is the tolerance's, as the README's accuracy paragraph measures).
+//
+// MJPORTAL_RESTING_CASES sets the poses per pair type (default 1024, bench-fast's count).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "collision/convex_contact.h"
+#include "tests/collision/convex_reference.h"
+#include "tests/env_count.h"
+#include "tests/fixture.h"
+#include "tools/common/pair_scene.h"
+
+namespace mjportal::testing {
+namespace {
+
+struct RestingPair {
+  int type1, type2;
+};
+
+std::string RestingPairName(const ::testing::TestParamInfo<RestingPair>& param) {
+  return std::string(tools::GeomTypeName(param.param.type1)) + "_" +
+         tools::GeomTypeName(param.param.type2);
+}
+
+class FastRestingAccuracyTest : public MujocoTest,
+                                public ::testing::WithParamInterface<RestingPair> {};
+
+TEST_P(FastRestingAccuracyTest, DepthWithinOneMillionthOfTheSmallestSize) {
+  const tools::PluginApi& api = LoadPlugin();
+  const int t1 = GetParam().type1, t2 = GetParam().type2;
+  const int count = static_cast<int>(EnvCount("MJPORTAL_RESTING_CASES", 1024));
+  std::string error;
+  tools::PairScene scene = tools::PairScene::Create(t1, t2, count, {}, &error);
+  ASSERT_TRUE(scene.ok()) << error;
+  scene.RandomizeResting(20261202, api.originalCollision(t1, t2));
+  const mjModel* m = scene.model();
+  const mjData* d = scene.data();
+  collision::ConvexSettings settings;
+  settings.tolerance = 1e-10;
+  settings.max_iterations = 100;
+  long hits = 0;
+  double worst = 0;
+  for (const tools::PairCase& c : scene.cases()) {
+    const collision::ConvexGeom a = {
+        static_cast<collision::ShapeType>(t1),
+        {d->geom_xpos + 3 * c.geom1, d->geom_xmat + 9 * c.geom1, m->geom_size + 3 * c.geom1}};
+    const collision::ConvexGeom b = {
+        static_cast<collision::ShapeType>(t2),
+        {d->geom_xpos + 3 * c.geom2, d->geom_xmat + 9 * c.geom2, m->geom_size + 3 * c.geom2}};
+    collision::ConvexHit hit;
+    collision::ConvexCounters counters;
+    if (!collision::convex::Solve(a, b, settings, 0, &hit, &counters))
+      continue;
+    ++hits;
+    collision::Vec3 start = hit.normal;
+    const double depth = collision::reference::SweepMinOverlap(a, b, 2000, &start);
+    double smallest = 1e300;
+    for (int k = 0; k < 3; ++k)
+      smallest = std::min({smallest, a.view.size[k], b.view.size[k]});
+    const double error_fraction = std::fabs(-hit.dist - depth) / smallest;
+    worst = std::max(worst, error_fraction);
+    ASSERT_LE(error_fraction, 1e-6) << "depth " << -hit.dist << " reference " << depth << "\n"
+                                    << scene.Describe(c);
+  }
+  EXPECT_GT(hits, count / 4);
+  std::printf("%ld contacts, worst error %.3g x the smallest size\n", hits, worst);
+}
+
+INSTANTIATE_TEST_SUITE_P(BenchPairs, FastRestingAccuracyTest,
+                         ::testing::Values(RestingPair{mjGEOM_SPHERE, mjGEOM_ELLIPSOID},
+                                           RestingPair{mjGEOM_ELLIPSOID, mjGEOM_ELLIPSOID},
+                                           RestingPair{mjGEOM_ELLIPSOID, mjGEOM_BOX},
+                                           RestingPair{mjGEOM_CAPSULE, mjGEOM_CYLINDER},
+                                           RestingPair{mjGEOM_CYLINDER, mjGEOM_CYLINDER},
+                                           RestingPair{mjGEOM_CYLINDER, mjGEOM_BOX}),
+                         RestingPairName);
+
+}  // namespace
+}  // namespace mjportal::testing
