@@ -543,6 +543,18 @@ TEST(ConvexCore, DeepSphereOnEllipsoidMatchesCoreDistance) {
   EXPECT_GT(deep, Cases() / 40);
 }
 
+// Moves ellipsoid e so that its lowest point (along world z) lies at `lowest`: the centre sits
+// R E² Rᵀ z / |E Rᵀ z| above it (the support point along z, by symmetry).
+void PutLowestPointAt(OwnedGeom& e, const Vec3& lowest) {
+  const Vec3 z = RotateT(e.mat, {0, 0, 1});
+  const double reach = std::sqrt(std::pow(e.size[0] * z.x, 2) + std::pow(e.size[1] * z.y, 2) +
+                                 std::pow(e.size[2] * z.z, 2));
+  const Vec3 offset =
+      Rotate(e.mat, {e.size[0] * e.size[0] * z.x / reach, e.size[1] * e.size[1] * z.y / reach,
+                     e.size[2] * e.size[2] * z.z / reach});
+  Store3(e.pos, lowest + offset);
+}
+
 // An ellipsoid resting anywhere on a large box's top face, pushed in by pen: the contact is the
 // face's (normal +z, depth pen exactly), and the face shortcut alone gives the same.
 TEST(ConvexFace, EllipsoidOnBoxTopIsExact) {
@@ -554,18 +566,10 @@ TEST(ConvexFace, EllipsoidOnBoxTopIsExact) {
     box.size[0] = box.size[1] = 1;
     box.size[2] = 0.1;
     OwnedGeom e = RandomPrimitive(s, ShapeType::kEllipsoid, 0);
-    // Lowest point of the rotated ellipsoid below its centre: |E Rᵀ z|.
-    const Vec3 z = RotateT(e.mat, {0, 0, 1});
-    const double reach = std::sqrt(std::pow(e.size[0] * z.x, 2) + std::pow(e.size[1] * z.y, 2) +
-                                   std::pow(e.size[2] * z.z, 2));
     const double pen = s.Uniform(1e-5, 1e-2) * SmallestSize(box, e);
-    // The lowest point (its offset from the centre: E² R^T z / reach, rotated) anywhere over
-    // the face; the centre may lie beyond the face's edge, which slants MPR's centre ray.
-    const Vec3 offset =
-        Rotate(e.mat, {e.size[0] * e.size[0] * z.x / reach, e.size[1] * e.size[1] * z.y / reach,
-                       e.size[2] * e.size[2] * z.z / reach});
-    const Vec3 lowest = {s.Uniform(-0.99, 0.99), s.Uniform(-0.99, 0.99), 0.1 - pen};
-    Store3(e.pos, lowest + offset);
+    // The lowest point anywhere over the face; the centre may lie beyond the face's edge, which
+    // slants MPR's centre ray.
+    PutLowestPointAt(e, {s.Uniform(-0.99, 0.99), s.Uniform(-0.99, 0.99), 0.1 - pen});
     Contact con;
     ConvexSettings settings = Settings(CcdAlgorithm::kAuto);
     ASSERT_EQ(CollideConvex(box.View(), e.View(), settings, 0, &con, 1, &counters), 1)
@@ -598,16 +602,9 @@ TEST(ConvexFace, EllipsoidAboveBoxTopWithinMarginIsTheFacesGap) {
     box.size[0] = box.size[1] = 1;
     box.size[2] = 0.1;
     OwnedGeom e = RandomPrimitive(s, ShapeType::kEllipsoid, 0);
-    const Vec3 z = RotateT(e.mat, {0, 0, 1});
-    const double reach = std::sqrt(std::pow(e.size[0] * z.x, 2) + std::pow(e.size[1] * z.y, 2) +
-                                   std::pow(e.size[2] * z.z, 2));
     const double margin = 0.01 * SmallestSize(box, e);
     const double gap = s.Uniform(1e-4, 0.99) * margin;
-    const Vec3 offset =
-        Rotate(e.mat, {e.size[0] * e.size[0] * z.x / reach, e.size[1] * e.size[1] * z.y / reach,
-                       e.size[2] * e.size[2] * z.z / reach});
-    const Vec3 lowest = {s.Uniform(-0.99, 0.99), s.Uniform(-0.99, 0.99), 0.1 + gap};
-    Store3(e.pos, lowest + offset);
+    PutLowestPointAt(e, {s.Uniform(-0.99, 0.99), s.Uniform(-0.99, 0.99), 0.1 + gap});
     Contact con;
     ASSERT_EQ(CollideConvex(box.View(), e.View(), Settings(CcdAlgorithm::kAuto), margin, &con, 1,
                             &counters),

@@ -36,6 +36,21 @@ Vec3 SurfacePoint(ShapeType type, const double* e, const Vec3& u, double t) {
   }
 }
 
+// A primitive's random pose and sizes (in [0.05, 1]), drawn in a fixed order from `s`.
+struct RandomPose {
+  double pos[3], mat[9], size[3];
+
+  static RandomPose Draw(RandomGeometry& s) {
+    RandomPose p;
+    for (double& e : p.size)
+      e = s.Uniform(0.05, 1);
+    Store3(p.pos, s.Gaussian());
+    s.Rotation(p.mat);
+    return p;
+  }
+  GeomView View() const { return {pos, mat, size}; }
+};
+
 class SupportTest : public ::testing::TestWithParam<ShapeType> {};
 
 TEST_P(SupportTest, NoSurfaceSampleReachesFurther) {
@@ -43,10 +58,9 @@ TEST_P(SupportTest, NoSurfaceSampleReachesFurther) {
   RandomGeometry s(777);
   const long cases = mjportal::testing::EnvCount("MJPORTAL_KERNEL_CASES", 20000) / 20;
   for (long c = 0; c < cases; ++c) {
-    double pos[3], mat[9], size[3] = {s.Uniform(0.05, 1), s.Uniform(0.05, 1), s.Uniform(0.05, 1)};
-    Store3(pos, s.Gaussian());
-    s.Rotation(mat);
-    const GeomView geom = {pos, mat, size};
+    const RandomPose pose = RandomPose::Draw(s);
+    const double *pos = pose.pos, *mat = pose.mat, *size = pose.size;
+    const GeomView geom = pose.View();
     Vec3 dir = s.Direction() * s.Uniform(0.1, 10);
     if (c % 10 == 0)
       dir = {0, 0, c % 20 ? 1.0 : -1.0};  // axis-aligned: ties and caps
@@ -96,10 +110,9 @@ TEST_P(SupportTest, ExtentIsTheSupportPointsReach) {
   RandomGeometry s(778);
   const long cases = mjportal::testing::EnvCount("MJPORTAL_KERNEL_CASES", 20000) / 4;
   for (long c = 0; c < cases; ++c) {
-    double pos[3], mat[9], size[3] = {s.Uniform(0.05, 1), s.Uniform(0.05, 1), s.Uniform(0.05, 1)};
-    Store3(pos, s.Gaussian());
-    s.Rotation(mat);
-    const GeomView geom = {pos, mat, size};
+    const RandomPose pose = RandomPose::Draw(s);
+    const double *pos = pose.pos, *mat = pose.mat, *size = pose.size;
+    const GeomView geom = pose.View();
     Vec3 dir = s.Direction() * s.Uniform(0.1, 10);
     if (c % 10 == 0)
       dir = Column(mat, c % 3) * (c % 20 ? 1.0 : -1.0);  // the geom's own axes (FaceFirst's)
