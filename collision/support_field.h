@@ -196,17 +196,22 @@ struct FieldCell {
 
 MJP_HD inline FieldCell LocateFieldCell(int res, const Vec3& d) {
   // θ and φ by FastAtan2 (within 4e-8 rad, inside the certification slack); φ = atan2(ρ, z)
-  // keeps its accuracy at the poles, where acos(z / |d|) loses digits.
+  // keeps its accuracy at the poles, where acos(z / |d|) loses digits. Scaled by a product with
+  // the cells per radian (no division).
   const double rho = std::sqrt(d.x * d.x + d.y * d.y);
-  double u = (FastAtan2(d.y, d.x) + support_field::kPi) * res / (2 * support_field::kPi);
-  double v = FastAtan2(rho, d.z) * res / support_field::kPi;
+  const double per_radian = res * (1 / support_field::kPi);
+  double u = (FastAtan2(d.y, d.x) + support_field::kPi) * (0.5 * per_radian);
+  double v = FastAtan2(rho, d.z) * per_radian;
   if (u != u || v != v) {  // a NaN direction (no finite pose gives one): any cell, no UB
     u = v = 0;
   }
-  const int i0 = static_cast<int>(std::floor(u)), j0 = static_cast<int>(std::floor(v));
-  return {{((i0 % res) + res) % res, (((i0 + 1) % res) + res) % res},
-          {j0 < 0 ? 0 : (j0 >= res ? res - 1 : j0),
-           j0 + 1 >= res ? res - 1 : (j0 + 1 < 0 ? 0 : j0 + 1)}};
+  // FastAtan2 stays within [−π, π], so u, v ∈ [0, res]: θ = π wraps to column 0, φ = π clamps
+  // to the last row. Compares instead of integer remainders (four divisions per query).
+  int i0 = static_cast<int>(std::floor(u)), j0 = static_cast<int>(std::floor(v));
+  i0 = i0 >= res ? i0 - res : i0;
+  i0 = i0 < 0 ? 0 : (i0 >= res ? res - 1 : i0);
+  j0 = j0 < 0 ? 0 : (j0 >= res ? res - 1 : j0);
+  return {{i0, i0 + 1 == res ? 0 : i0 + 1}, {j0, j0 + 1 == res ? j0 : j0 + 1}};
 }
 
 // Support vertex (index into mesh.vert) of `mesh` along local direction d, from its field.

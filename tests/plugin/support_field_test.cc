@@ -166,6 +166,39 @@ TEST_P(SupportFieldTest, WholePatchEntryIsTheUniqueMaximumThroughoutThePatch) {
   EXPECT_GE(meshes, 5);
 }
 
+// The cell of a direction: each cell's centre direction locates that cell and its neighbours
+// (θ wraps around, φ clamps at the pole); θ = ±π (the −x axis, y = ±0) lands in column 0 and the
+// poles in the first and last rows.
+TEST(LocateFieldCell, CentresLocateTheirCellThetaWrapsPolesClamp) {
+  for (int res : {8, 32, 180}) {
+    for (int i = 0; i < res; ++i) {
+      for (int j = 0; j < res; ++j) {
+        const double theta =
+            2 * collision::support_field::kPi * (i + 0.5) / res - collision::support_field::kPi;
+        const double phi = collision::support_field::kPi * (j + 0.5) / res;
+        const Vec3 d = {std::sin(phi) * std::cos(theta), std::sin(phi) * std::sin(theta),
+                        std::cos(phi)};
+        const collision::FieldCell cell = collision::LocateFieldCell(res, d);
+        ASSERT_EQ(cell.is[0], i) << "res " << res << " j " << j;
+        ASSERT_EQ(cell.is[1], (i + 1) % res) << "res " << res << " j " << j;
+        ASSERT_EQ(cell.js[0], j) << "res " << res << " i " << i;
+        ASSERT_EQ(cell.js[1], std::min(j + 1, res - 1)) << "res " << res << " i " << i;
+      }
+    }
+    for (double y : {0.0, -0.0}) {
+      const collision::FieldCell cell = collision::LocateFieldCell(res, {-1, y, 0});
+      EXPECT_EQ(cell.is[0], 0) << "res " << res << " y " << y;
+      EXPECT_EQ(cell.is[1], 1) << "res " << res << " y " << y;
+    }
+    const collision::FieldCell north = collision::LocateFieldCell(res, {0, 0, 2});
+    EXPECT_EQ(north.js[0], 0);
+    EXPECT_EQ(north.js[1], 1);
+    const collision::FieldCell south = collision::LocateFieldCell(res, {0, 0, -2});
+    EXPECT_EQ(south.js[0], res - 1);
+    EXPECT_EQ(south.js[1], res - 1);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Resolutions, SupportFieldTest, ::testing::Values(8, 32, 180));
 
 // Fast mode's climbs read a widened hull-local copy of the vertices (the layout of
