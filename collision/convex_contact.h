@@ -44,7 +44,9 @@
 //      EPA's answer replaces MPR's when EPA converged (unconverged: when the overlap along
 //      EPA's normal is smaller than MPR's depth). MPR's tetrahedron is the second choice because
 //      its interior point is the centre of M for symmetric pairs, which makes EPA's faces
-//      through it degenerate.
+//      through it degenerate. With a curved geom in the pair, the answer (EPA's or MPR's) is
+//      then polished by MPR along its normal (RefineAlongNormal, `along_normal`): EPA's polytope
+//      creeps over curved surfaces, and a deep contact's centre ray is slanted.
 // ccd = mpr runs step 2 before step 1 (as auto did before) and skips step 3; ccd = gjk runs GJK
 // first whatever the margin and EPA from GJK's enclosing simplex (MPR only when GJK ends on a
 // smaller simplex).
@@ -105,7 +107,7 @@ struct ConvexCounters {
   long clipped = 0;          // manifolds from clipping support features (2+ contacts)
   long core = 0;             // GJK runs on a sphere's or capsule's core (step 0)
   long face = 0;             // step 3(b) answered by a box face or cylinder cap, not EPA
-  long along_normal = 0;     // step 3(b) on curved pairs: MPR re-run along the best normal
+  long along_normal = 0;     // step 3 on curved pairs: MPR re-run along the best normal
   long newton = 0;           // sphere/ellipsoid pairs: Newton on the direction sphere (step 0)
   long axis_hint = 0;        // calls ended by the caller's separating axis from an earlier call
 };
@@ -266,13 +268,14 @@ MJP_HD inline bool HasCurvedSurface(const ConvexGeom& a, const ConvexGeom& b) {
 constexpr int kNormalRounds = 6;
 
 // MPR again with its ray along `normal` (MprPenetration's `ray`), at least twice and up to
-// kNormalRounds times, each round starting from the last round's normal; keeps the shallowest
-// converged answer, starting from `best`. Along the minimal direction the ray leaves M where M's
-// normal is that direction, so each round removes most of the remaining slant (the error shrinks
-// with depth × curvature).
+// kNormalRounds times, each round starting from the last round's normal, while a round gains
+// more than the tolerance on the one before; keeps the shallowest converged answer, starting
+// from `best`. Along the minimal direction the ray leaves M where M's normal is that direction,
+// so each round removes most of the remaining slant (the error shrinks with depth × curvature).
 MJP_HD inline MprResult RefineAlongNormal(const ConvexGeom& a, const ConvexGeom& b,
                                           const ConvexSettings& s, MprResult best, Vec3 normal,
                                           ConvexCounters* counters) {
+  double previous = best.depth;
   for (int round = 0; round < kNormalRounds; ++round) {
     ++counters->mpr;
     // v0 just behind the origin: a thousandth of the depth so far stays inside M unless the
@@ -281,7 +284,8 @@ MJP_HD inline MprResult RefineAlongNormal(const ConvexGeom& a, const ConvexGeom&
         MprPenetration(a, b, s.max_iterations, s.tolerance, &normal, 1e-3 * best.depth);
     if (!(r.hit && r.converged))
       break;
-    const double gain = best.depth - r.depth;
+    const double gain = previous - r.depth;
+    previous = r.depth;
     if (r.depth < best.depth) {
       best = r;
       best.has_tetrahedron = false;
@@ -482,7 +486,7 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
       if (convex::HasCurvedSurface(a, b)) {
         ++counters->along_normal;
         const Vec3 start = smallest.owner != nullptr ? smallest.axis : r.normal;
-        const MprResult n = convex::RefineAlongNormal(a, b, s, r, start, counters);
+        MprResult n = convex::RefineAlongNormal(a, b, s, r, start, counters);
         *hit = HitOf(n.depth, n.normal, n.on_a, n.on_b);
         return true;
       }
@@ -504,17 +508,31 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
     } else if (r.has_tetrahedron) {
       start = r.tetrahedron;
     }
+    ConvexHit answer = HitOf(r.depth, r.normal, r.on_a, r.on_b);
     if (start != nullptr) {
       ++counters->epa;
       const EpaResult e = EpaPenetration(a, b, start, it, s.tolerance);
       if (e.ok) {
         const ConvexHit refined = EpaHit(a, b, e);
-        if (e.converged || refined.dist > -r.depth) {
-          *hit = refined;
-          return true;
-        }
+        if (e.converged || refined.dist > -r.depth)
+          answer = refined;
       }
     }
+    if (s.algorithm == CcdAlgorithm::kAuto && convex::HasCurvedSurface(a, b)) {
+      // EPA's polytope creeps over curved surfaces (and MPR's deep ray is slanted): MPR along
+      // the answer's normal polishes it, keeping the shallower.
+      ++counters->along_normal;
+      MprResult polished;
+      polished.hit = polished.converged = true;
+      polished.depth = -answer.dist;
+      polished.normal = answer.normal;
+      polished.on_a = answer.on_a;
+      polished.on_b = answer.on_b;
+      polished = convex::RefineAlongNormal(a, b, s, polished, answer.normal, counters);
+      answer = HitOf(polished.depth, polished.normal, polished.on_a, polished.on_b);
+    }
+    *hit = answer;
+    return true;
   }
   *hit = HitOf(r.depth, r.normal, r.on_a, r.on_b);
   return true;

@@ -654,6 +654,55 @@ TEST(ConvexFace, CornerUnderCapNearRimLeavesThroughTheSide) {
   EXPECT_LT(-con.dist, 2.8e-4);
 }
 
+// Found by MJPORTAL_RESTING_CASES=32768 on bench-fast's resting cylinder-box poses: deep
+// contacts (beyond kDeepContact) go to EPA, whose polytope creeps over the cylinder; EPA's answer
+// was rejected (deeper than MPR's) and MPR's slanted ray stood, 1.3e-3 x size too deep (and
+// 4.7e-6 x size on the second pose, EPA's). MPR along the answer's normal now polishes it.
+TEST(ConvexDeep, CylinderBoxDeepContactsArePolishedAlongTheirNormal) {
+  struct Pose {
+    double cp[3], cm[9], cs[3], bp[3], bm[9], bs[3], margin;
+  };
+  const Pose poses[2] = {{{0.32174895783967039, -0.56234262270718205, 0.57573277110507504},
+                          {-0.27893288548504219, 0.12922228916088152, -0.9515766103572586,
+                           0.076047457952001588, 0.9907654430578251, 0.11225248764045365,
+                           0.95729474538097559, -0.041054071983826053, -0.28618409047240895},
+                          {0.39042412846368246, 0.24585468658058357, 0.29694792230577005},
+                          {0.4337878627664884, -0.39485258485869906, -0.43526137953940736},
+                          {0.41769696260817712, -0.38763008823190936, 0.82174945215997863,
+                           -0.88189864456227485, -0.39056241136570125, 0.26403746618128093,
+                           0.21859558126166551, -0.83498737566835746, -0.50498718233965467},
+                          {3.4627228468647759, 0.30636040821711497, 0.58727914113328927},
+                          0},
+                         {{-0.098512231478384837, -0.031071229977665316, 0.45188307965529817},
+                          {-0.74356340283914069, 0.25826738877701266, 0.61677501720852901,
+                           0.30893337328603038, 0.9507371884414948, -0.025670398993309473,
+                           -0.59302077267865749, 0.17145481739707666, -0.78672079466793243},
+                          {0.83750651205404147, 0.33283369543605318, 0.5033194694424693},
+                          {-1.1178898353841011, -0.38561350420349011, 1.4741825096249943},
+                          {0.90575388930449729, 0.41097273182706057, 0.10349543808487247,
+                           0.38176099995123874, -0.68515221669589599, -0.62034263022375813,
+                           -0.18403377659007872, 0.60138827196022293, -0.77747264609289635},
+                          {0.97358918469145361, 4.9518737223759963, 0.32993866387046861},
+                          0.031886474542678664}};
+  for (const Pose& p : poses) {
+    OwnedGeom cyl, box;
+    cyl.type = ShapeType::kCylinder;
+    box.type = ShapeType::kBox;
+    std::copy(p.cp, p.cp + 3, cyl.pos);
+    std::copy(p.cm, p.cm + 9, cyl.mat);
+    std::copy(p.cs, p.cs + 3, cyl.size);
+    std::copy(p.bp, p.bp + 3, box.pos);
+    std::copy(p.bm, p.bm + 9, box.mat);
+    std::copy(p.bs, p.bs + 3, box.size);
+    Contact con;
+    ASSERT_TRUE(Solve(cyl, box, Settings(CcdAlgorithm::kAuto), p.margin, &con));
+    Vec3 start = con.normal;
+    const double depth = ref::SweepMinOverlap(cyl.View(), box.View(), 2000, &start);
+    const double smallest = std::min({p.cs[0], p.cs[1], p.bs[0], p.bs[1], p.bs[2]});
+    EXPECT_NEAR(-con.dist, depth, 1e-6 * smallest) << "cylinder at " << p.cp[0];
+  }
+}
+
 // ---- Multi-contact ---------------------------------------------------------------------------
 
 // A small box (or box mesh) resting on a large box, turned about the vertical: the bottom face's
