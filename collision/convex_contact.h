@@ -383,18 +383,21 @@ MJP_HD inline int SolveCore(const ConvexGeom& a, const ConvexGeom& b, const Conv
 // 0 when farther; -1 when they overlap or touch (no reliable direction: the penetration solvers
 // decide). *g receives GJK's result (its enclosing simplex can seed EPA).
 MJP_HD inline int GjkWithinMargin(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
-                                  double margin, ConvexHit* hit, GjkResult* g) {
-  *g = GjkDistance(a, b, s.max_iterations, s.tolerance, margin);
+                                  double margin, ConvexHit* hit, GjkResult* g,
+                                  const Vec3* start = nullptr) {
+  *g = GjkDistance(a, b, s.max_iterations, s.tolerance, margin, start);
   if (g->status == GjkStatus::kBeyondCutoff)
     return 0;
   if (g->status != GjkStatus::kSeparated)
     return -1;
-  if (g->distance > margin)
-    return 0;
+  // Touching within rounding (also where GJK stalls with the origin on its simplex's plane): no
+  // proof of separation, whatever the margin.
   const Vec3 gap = g->on_b - g->on_a;
   const double length = std::sqrt(Dot(gap, gap));
   if (!(length > 1e-12 * (GeomScale(a) + GeomScale(b))))
     return -1;
+  if (g->distance > margin)
+    return 0;
   *hit = {g->distance, gap * (1 / length), g->on_a, g->on_b};
   return 1;
 }
@@ -463,9 +466,9 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
   if (!r.hit) {
     if (separating != nullptr)
       *separating = r.separating;
-    if (gjk_after_mpr) {  // apart: within the margin?
+    if (gjk_after_mpr) {  // apart: within the margin? (GJK starts along MPR's separating axis)
       ++counters->gjk;
-      return convex::GjkWithinMargin(a, b, s, margin, hit, &g) == 1;
+      return convex::GjkWithinMargin(a, b, s, margin, hit, &g, &r.separating) == 1;
     }
     return false;
   }

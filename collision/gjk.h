@@ -174,16 +174,19 @@ MJP_HD inline void Keep(GjkSimplex& s, const Closest& c) {
 
 // Distance between geoms a and b (see the outline). `tolerance` is the absolute accuracy of the
 // distance; `cutoff` the distance beyond which the answer is only "farther than cutoff".
+// `start` (optional): the first support direction, e.g. a separating direction another solver
+// found (its support point of M is then near the closest one).
 MJP_HD inline GjkResult GjkDistance(const ConvexGeom& a, const ConvexGeom& b, int max_iterations,
-                                    double tolerance, double cutoff) {
+                                    double tolerance, double cutoff, const Vec3* start = nullptr) {
   GjkResult result;
   GjkSimplex& s = result.simplex;
 
-  // Start from the support point along the centre difference.
-  Vec3 dir = Load3(b.view.pos) - Load3(a.view.pos);
+  // Start from the support point of M = A − B along b − a: M's centre is a − b, so this is the
+  // side of M facing the origin (the far side would cost an extra iteration).
+  Vec3 dir = start != nullptr ? *start : Load3(b.view.pos) - Load3(a.view.pos);
   if (!(Dot(dir, dir) > 0))
     dir = {1, 0, 0};
-  s.p[0] = MinkowskiSupport(a, b, -dir);
+  s.p[0] = MinkowskiSupport(a, b, dir);
   s.n = 1;
   gjk::Closest closest = gjk::OnPoint(s.p, 0);
   double weights[4] = {1, 0, 0, 0};

@@ -437,6 +437,38 @@ TEST(ConvexAlgorithms, VerdictsAgreeAndMprBoundsDepth) {
   }
 }
 
+// Found by MJPORTAL_KERNEL_CASES=100000 after GJK's start moved to the side of M facing the
+// origin: on this deep capsule-box pair GJK's triangle passes through the origin within 1e-15
+// and it stalls there; that is no proof of separation, so ccd = gjk must still find the contact.
+TEST(ConvexAlgorithms, GjkStalledThroughTheOriginIsNoSeparation) {
+  OwnedGeom a, b;
+  a.type = ShapeType::kCapsule;
+  b.type = ShapeType::kBox;
+  const double ap[3] = {-0.12657553972445595, 0.12541356338870324, -0.18266815809866604};
+  const double am[9] = {0.9423663351972521,   0.32816576338347397,  0.065214431147116392,
+                        0.22276936065769143,  -0.46997703501860411, -0.85410502779651487,
+                        -0.24963874346555986, 0.81940760205044716,  -0.51599581341603229};
+  const double as[3] = {0.3357339473479235, 0.2361334558933848, 0.38836694637203151};
+  const double bp[3] = {0.21201018547366668, -0.15693178281296016, 0.15121658420856976};
+  const double bm[9] = {0.3742347579516847,   0.90043524994495794,  0.22173115838195867,
+                        0.37927689001619891,  0.069571641977531185, -0.9226639839791031,
+                        -0.84622537579564716, 0.42939043688595535,  -0.31547815466431972};
+  const double bs[3] = {0.10118972699511086, 0.19377719915788755, 0.40985010654292064};
+  std::copy(ap, ap + 3, a.pos);
+  std::copy(am, am + 9, a.mat);
+  std::copy(as, as + 3, a.size);
+  std::copy(bp, bp + 3, b.pos);
+  std::copy(bm, bm + 9, b.mat);
+  std::copy(bs, bs + 3, b.size);
+  const double depth = ref::SweepMinOverlap(a.View(), b.View(), 2000);
+  ASSERT_GT(depth, 0.1);
+  for (CcdAlgorithm algorithm : {CcdAlgorithm::kAuto, CcdAlgorithm::kMpr, CcdAlgorithm::kGjk}) {
+    Contact con;
+    ASSERT_TRUE(Solve(a, b, Settings(algorithm), 0, &con)) << static_cast<int>(algorithm);
+    EXPECT_LT(con.dist, -0.1) << static_cast<int>(algorithm);
+  }
+}
+
 // ---- Margins -------------------------------------------------------------------------------
 
 TEST(ConvexMargin, ContactExactlyWithinMargin) {
