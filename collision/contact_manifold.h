@@ -82,7 +82,7 @@ MJP_HD inline void MeshFeature(const GeomView& g, const Vec3& d, double band, Su
   const int* vert_edgeadr = mesh.graph + 2;
   const int* edge_localid = mesh.graph + 2 + 2 * numvert;
   const int start = support_field::Climb(mesh, d, mesh.hint >= 0 ? mesh.hint : 0);
-  const double top = DotVertex(d, mesh.vert, support_field::VertexOf(mesh, start));
+  const double top = support_field::EntryDot(mesh, d, start);
   // Queue of hull-local ids within band; it doubles as the visited set.
   int queue[kMaxFeaturePoints];
   int queued = 1;
@@ -94,12 +94,12 @@ MJP_HD inline void MeshFeature(const GeomView& g, const Vec3& d, double band, Su
       bool seen = false;
       for (int i = 0; i < queued; ++i)
         seen |= queue[i] == next;
-      if (!seen && DotVertex(d, mesh.vert, support_field::VertexOf(mesh, next)) >= top - band)
+      if (!seen && support_field::EntryDot(mesh, d, next) >= top - band)
         queue[queued++] = next;
     }
   }
   for (int i = 0; i < queued; ++i)
-    Add(f, world(support_field::VertexOf(mesh, queue[i])));
+    Add(f, Rotate(g.mat, support_field::EntryPoint(mesh, queue[i])) + Load3(g.pos));
 }
 
 // The raw support feature of geom g along world direction dir (unit), unordered.

@@ -75,12 +75,14 @@ MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3
         if (mesh.warm_start) {
           mesh.hint_dir = d;
         }
+        int entry = -1;  // the answer's hull-local id, when the graph gave it
         if (mesh.warm_start && mesh.hint >= 0 && mesh.graph != nullptr && near) {
           mesh.hint = support_field::Climb(mesh, d, mesh.hint);
-          v = support_field::VertexOf(mesh, mesh.hint);
+          entry = mesh.hint;
+          v = 0;
         } else if (mesh.field != nullptr) {  // fast mode: O(1) lookup (+ exact climb)
           const SupportFieldView field = {mesh.field_res, mesh.field};
-          int ties = 0, entry = -1;
+          int ties = 0;
           v = QuerySupportField(field, mesh, d, mesh.field_refine, &ties, &entry);
           if (mesh.warm_start && mesh.field_refine && mesh.graph != nullptr)
             mesh.hint = entry;  // later queries of this solve climb from here
@@ -90,7 +92,9 @@ MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3
           if (mesh.hillclimb && mesh.warm_start)
             mesh.hint = hull_index;  // climb from here next
         }
-        if (v >= 0) {
+        if (entry >= 0 && mesh.graph != nullptr) {
+          local = support_field::EntryPoint(mesh, entry);  // the widened copy: no id map
+        } else if (v >= 0) {
           local = MeshPoint(geom.mesh->vert, v);
         }
       }

@@ -104,6 +104,23 @@ MJP_HD inline int ClimbGraph(const int* graph, const Vec3& d, int start, VertexD
   return current;
 }
 
+// Entry `entry`'s vertex (hull-local id with a graph), widened: from the widened hull-local copy
+// when the mesh has one (no id map), else MuJoCo's float vertex.
+MJP_HD inline Vec3 EntryPoint(const MeshView& mesh, int entry) {
+  if (mesh.hull_vert != nullptr && mesh.graph != nullptr) {
+    const double* v = mesh.hull_vert + 3 * entry;
+    return {v[0], v[1], v[2]};
+  }
+  return MeshPoint(mesh.vert, VertexOf(mesh, entry));
+}
+
+// d · entry `entry`'s vertex, the same bits as DotVertex on MuJoCo's float vertex.
+MJP_HD inline double EntryDot(const MeshView& mesh, const Vec3& d, int entry) {
+  if (mesh.hull_vert != nullptr && mesh.graph != nullptr)
+    return WidenedVertexDot{mesh.hull_vert}(d, entry);
+  return DotVertex(d, mesh.vert, VertexOf(mesh, entry));
+}
+
 // From entry `start`, the entry maximizing d·v: a hill climb on the hull graph (on the widened
 // copy when the mesh has one), or a scan of all vertices without a graph.
 MJP_HD inline int Climb(const MeshView& mesh, const Vec3& d, int start) {
