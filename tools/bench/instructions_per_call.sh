@@ -16,7 +16,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 valgrind --tool=callgrind --callgrind-out-file="$out" --collect-atstart=no \
   --toggle-collect='*CallEntry*' "$build/bin/mjportal-bench-fast" \
-  --benchmark_filter="^$bench\$" --benchmark_min_time=0.02 >/dev/null 2>&1
+  --benchmark_filter="^$bench\$" --benchmark_min_time=0.5 >/dev/null 2>&1
 python3 - "$out" "$bench" "$entry" <<'PY'
 import re, sys
 path, bench, entry = sys.argv[1:]
