@@ -334,7 +334,10 @@ void PairScene::RandomizeResting(std::uint64_t seed, mjfCollision judge) {
       pos1[k] = s.Uniform(-1, 1);
     }
     for (mjtNum* mat : {d->geom_xmat + 9 * c.geom1, d->geom_xmat + 9 * c.geom2}) {
-      if (!(std::fabs(mat[0]) <= 1 && std::fabs(mat[4]) <= 1 && std::fabs(mat[8]) <= 1))
+      bool rotation = true;  // every entry finite and within [-1, 1] (a NaN fails the compare)
+      for (int k = 0; k < 9; ++k)
+        rotation &= std::fabs(mat[k]) <= 1;
+      if (!rotation)
         mju_eye(mat, 3);
     }
     mjtNum dir[3];
