@@ -489,7 +489,7 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
       if (convex::HasCurvedSurface(a, b)) {
         ++counters->along_normal;
         const Vec3 start = smallest.owner != nullptr ? smallest.axis : r.normal;
-        MprResult n = convex::RefineAlongNormal(a, b, s, r, start, counters);
+        const MprResult n = convex::RefineAlongNormal(a, b, s, r, start, counters);
         *hit = HitOf(n.depth, n.normal, n.on_a, n.on_b);
         return true;
       }
