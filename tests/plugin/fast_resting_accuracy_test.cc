@@ -45,7 +45,7 @@ TEST_P(FastRestingAccuracyTest, DepthWithinOneMillionthOfTheSmallestSize) {
   collision::ConvexSettings settings;
   settings.tolerance = 1e-10;
   settings.max_iterations = 100;
-  long hits = 0;
+  long hits = 0, off = 0;
   double worst = 0;
   for (const tools::PairCase& c : scene.cases()) {
     const collision::ConvexGeom a = {
@@ -66,11 +66,15 @@ TEST_P(FastRestingAccuracyTest, DepthWithinOneMillionthOfTheSmallestSize) {
       smallest = std::min({smallest, a.view.size[k], b.view.size[k]});
     const double error_fraction = std::fabs(-hit.dist - depth) / smallest;
     worst = std::max(worst, error_fraction);
-    ASSERT_LE(error_fraction, 1e-6) << "depth " << -hit.dist << " reference " << depth << "\n"
-                                    << scene.Describe(c);
+    // Every pose is checked (a soak reports how many are off); the first few print a repro.
+    if (!(error_fraction <= 1e-6) && ++off <= 3) {
+      ADD_FAILURE() << "depth " << -hit.dist << " reference " << depth << "\n" << scene.Describe(c);
+    }
   }
   EXPECT_GT(hits, count / 4);
-  std::printf("%ld contacts, worst error %.3g x the smallest size\n", hits, worst);
+  EXPECT_EQ(off, 0) << off << " of " << hits << " contacts beyond 1e-6 x the smallest size";
+  std::printf("%ld contacts, %ld beyond the bound, worst error %.3g x the smallest size\n", hits,
+              off, worst);
 }
 
 INSTANTIATE_TEST_SUITE_P(BenchPairs, FastRestingAccuracyTest,
