@@ -302,6 +302,17 @@ MJP_HD inline ConvexHit HitOf(double depth, const Vec3& normal, const Vec3& on_a
   return {-depth, normal, on_a, on_b};
 }
 
+// A converged contact as MPR's result (to continue refining it along its normal).
+MJP_HD inline MprResult MprOf(const ConvexHit& h) {
+  MprResult r;
+  r.hit = r.converged = true;
+  r.depth = -h.dist;
+  r.normal = h.normal;
+  r.on_a = h.on_a;
+  r.on_b = h.on_b;
+  return r;
+}
+
 // EPA's contact. Unconverged, its face depth is only a lower bound: the overlap along its normal
 // (one support call) is the depth that separating along that normal really needs.
 MJP_HD inline ConvexHit EpaHit(const ConvexGeom& a, const ConvexGeom& b, const EpaResult& e) {
@@ -525,13 +536,8 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
       // EPA's polytope creeps over curved surfaces (and MPR's deep ray is slanted): MPR along
       // the answer's normal polishes it, keeping the shallower.
       ++counters->along_normal;
-      MprResult polished;
-      polished.hit = polished.converged = true;
-      polished.depth = -answer.dist;
-      polished.normal = answer.normal;
-      polished.on_a = answer.on_a;
-      polished.on_b = answer.on_b;
-      polished = convex::RefineAlongNormal(a, b, s, polished, answer.normal, counters);
+      const MprResult polished =
+          convex::RefineAlongNormal(a, b, s, convex::MprOf(answer), answer.normal, counters);
       answer = HitOf(polished.depth, polished.normal, polished.on_a, polished.on_b);
     }
     *hit = answer;

@@ -65,7 +65,7 @@ MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3
     case ShapeType::kMesh: {
       if (geom.mesh != nullptr) {
         const MeshView& mesh = *geom.mesh;
-        int v;
+        int v = -1;  // vertex index, when no hull-local id answers
         // Climb from the last answer when the direction turned by less than 45° since (a longer
         // climb costs more than a field lookup).
         const double turn = Dot(d, mesh.hint_dir);
@@ -79,7 +79,6 @@ MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3
         if (mesh.warm_start && mesh.hint >= 0 && mesh.graph != nullptr && near) {
           mesh.hint = support_field::Climb(mesh, d, mesh.hint);
           entry = mesh.hint;
-          v = 0;
         } else if (mesh.field != nullptr) {  // fast mode: O(1) lookup (+ exact climb)
           const SupportFieldView field = {mesh.field_res, mesh.field};
           int ties = 0;
@@ -92,7 +91,7 @@ MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3
           if (mesh.hillclimb && mesh.warm_start)
             mesh.hint = hull_index;  // climb from here next
         }
-        if (entry >= 0 && mesh.graph != nullptr) {
+        if (entry >= 0) {
           local = support_field::EntryPoint(mesh, entry);  // the widened copy: no id map
         } else if (v >= 0) {
           local = MeshPoint(geom.mesh->vert, v);

@@ -255,7 +255,7 @@ MJP_HD inline int QuerySupportField(const SupportFieldView& field, const MeshVie
     for (int b = 0; b < 2; ++b) {
       const int entry =
           field.vertex[cell.is[a] * field.res + cell.js[b]] & support_field::kEntryMask;
-      const double value = DotVertex(d, mesh.vert, VertexOf(mesh, entry));
+      const double value = support_field::EntryDot(mesh, d, entry);
       if (value > best_value) {
         best_value = value;
         best = entry;

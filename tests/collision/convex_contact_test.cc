@@ -35,6 +35,16 @@ struct OwnedGeom {
   std::vector<std::int32_t> field;
   MeshView mesh{};
 
+  // A primitive of `t` at a repro's pose (%.17g position, row-major rotation, sizes).
+  static OwnedGeom Place(ShapeType t, const double p[3], const double m[9], const double z[3]) {
+    OwnedGeom g;
+    g.type = t;
+    std::copy(p, p + 3, g.pos);
+    std::copy(m, m + 9, g.mat);
+    std::copy(z, z + 3, g.size);
+    return g;
+  }
+
   ConvexGeom View() {
     GeomView view = {pos, mat, size};
     if (type == ShapeType::kMesh) {
@@ -441,9 +451,6 @@ TEST(ConvexAlgorithms, VerdictsAgreeAndMprBoundsDepth) {
 // origin: on this deep capsule-box pair GJK's triangle passes through the origin within 1e-15
 // and it stalls there; that is no proof of separation, so ccd = gjk must still find the contact.
 TEST(ConvexAlgorithms, GjkStalledThroughTheOriginIsNoSeparation) {
-  OwnedGeom a, b;
-  a.type = ShapeType::kCapsule;
-  b.type = ShapeType::kBox;
   const double ap[3] = {-0.12657553972445595, 0.12541356338870324, -0.18266815809866604};
   const double am[9] = {0.9423663351972521,   0.32816576338347397,  0.065214431147116392,
                         0.22276936065769143,  -0.46997703501860411, -0.85410502779651487,
@@ -454,12 +461,8 @@ TEST(ConvexAlgorithms, GjkStalledThroughTheOriginIsNoSeparation) {
                         0.37927689001619891,  0.069571641977531185, -0.9226639839791031,
                         -0.84622537579564716, 0.42939043688595535,  -0.31547815466431972};
   const double bs[3] = {0.10118972699511086, 0.19377719915788755, 0.40985010654292064};
-  std::copy(ap, ap + 3, a.pos);
-  std::copy(am, am + 9, a.mat);
-  std::copy(as, as + 3, a.size);
-  std::copy(bp, bp + 3, b.pos);
-  std::copy(bm, bm + 9, b.mat);
-  std::copy(bs, bs + 3, b.size);
+  OwnedGeom a = OwnedGeom::Place(ShapeType::kCapsule, ap, am, as);
+  OwnedGeom b = OwnedGeom::Place(ShapeType::kBox, bp, bm, bs);
   const double depth = ref::SweepMinOverlap(a.View(), b.View(), 2000);
   ASSERT_GT(depth, 0.1);
   for (CcdAlgorithm algorithm : {CcdAlgorithm::kAuto, CcdAlgorithm::kMpr, CcdAlgorithm::kGjk}) {
@@ -659,9 +662,6 @@ TEST(ConvexFace, EllipsoidAboveBoxTopWithinMarginIsTheFacesGap) {
 // rim, lies over the cap but leaves M sooner through the side; the cap's overlap (6.2e-4) is not
 // the depth (2.78e-4, the refined sweep's).
 TEST(ConvexFace, CornerUnderCapNearRimLeavesThroughTheSide) {
-  OwnedGeom cyl, box;
-  cyl.type = ShapeType::kCylinder;
-  box.type = ShapeType::kBox;
   const double cp[3] = {-0.014378446134289347, 0.26835169828079097, -0.098165000003363589};
   const double cm[9] = {-0.53960919526134998, 0.59122085068867913, -0.59939955130142764,
                         -0.2306357149485356,  0.58090764128661376, 0.78061096538865038,
@@ -672,12 +672,8 @@ TEST(ConvexFace, CornerUnderCapNearRimLeavesThroughTheSide) {
                         -0.12361242465861724, 0.78447463567892295,  0.60771663992887237,
                         -0.80901603326608584, 0.27496990019180489,  -0.51950419816101179};
   const double bs[3] = {0.41629258571787697, 0.075875234573177019, 0.052057103153721182};
-  std::copy(cp, cp + 3, cyl.pos);
-  std::copy(cm, cm + 9, cyl.mat);
-  std::copy(cs, cs + 3, cyl.size);
-  std::copy(bp, bp + 3, box.pos);
-  std::copy(bm, bm + 9, box.mat);
-  std::copy(bs, bs + 3, box.size);
+  OwnedGeom cyl = OwnedGeom::Place(ShapeType::kCylinder, cp, cm, cs);
+  OwnedGeom box = OwnedGeom::Place(ShapeType::kBox, bp, bm, bs);
   Contact con;
   ASSERT_TRUE(Solve(cyl, box, Settings(CcdAlgorithm::kAuto), 0, &con));
   Vec3 start = con.normal;
@@ -717,15 +713,8 @@ TEST(ConvexDeep, CylinderBoxDeepContactsArePolishedAlongTheirNormal) {
                           {0.97358918469145361, 4.9518737223759963, 0.32993866387046861},
                           0.031886474542678664}};
   for (const Pose& p : poses) {
-    OwnedGeom cyl, box;
-    cyl.type = ShapeType::kCylinder;
-    box.type = ShapeType::kBox;
-    std::copy(p.cp, p.cp + 3, cyl.pos);
-    std::copy(p.cm, p.cm + 9, cyl.mat);
-    std::copy(p.cs, p.cs + 3, cyl.size);
-    std::copy(p.bp, p.bp + 3, box.pos);
-    std::copy(p.bm, p.bm + 9, box.mat);
-    std::copy(p.bs, p.bs + 3, box.size);
+    OwnedGeom cyl = OwnedGeom::Place(ShapeType::kCylinder, p.cp, p.cm, p.cs);
+    OwnedGeom box = OwnedGeom::Place(ShapeType::kBox, p.bp, p.bm, p.bs);
     Contact con;
     ASSERT_TRUE(Solve(cyl, box, Settings(CcdAlgorithm::kAuto), p.margin, &con));
     Vec3 start = con.normal;
