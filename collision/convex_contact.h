@@ -73,6 +73,7 @@
 
 #include "collision/contact.h"
 #include "collision/contact_manifold.h"
+#include "collision/cylinder_box_exit.h"
 #include "collision/epa.h"
 #include "collision/gjk.h"
 #include "collision/mpr.h"
@@ -110,6 +111,7 @@ struct ConvexCounters {
   long along_normal = 0;     // step 3 on curved pairs: MPR re-run along the best normal
   long newton = 0;           // sphere/ellipsoid pairs: Newton on the direction sphere (step 0)
   long axis_hint = 0;        // calls ended by the caller's separating axis from an earlier call
+  long shallower_exit = 0;   // cylinder–box: the exact search's exit shallower than MPR's answer
 };
 
 // One solved contact: signed distance, unit normal from A to B, witness points.
@@ -295,6 +297,38 @@ MJP_HD inline MprResult RefineAlongNormal(const ConvexGeom& a, const ConvexGeom&
     normal = r.normal;
   }
   return best;
+}
+
+// Step 3's refinement along the best normal. Cylinder–box: MPR along a normal settles in a local
+// minimum of the overlap now and then (a box edge on the rim where a vertex on the side is
+// shallower, or the reverse), so the direction comes from the exact search over the overlap's
+// patches instead (cylinder_box_exit.h: the least overlap, when below the answer's depth plus the
+// tolerance), and one MPR run along it gives the contact; counted as `shallower_exit` when that
+// exit is shallower than the answer by more than the tolerance. Other curved pairs, or no such
+// direction: RefineAlongNormal from `start`.
+MJP_HD inline MprResult AlongBestNormal(const ConvexGeom& a, const ConvexGeom& b,
+                                        const ConvexSettings& s, const MprResult& answer,
+                                        const Vec3& start, ConvexCounters* counters) {
+  const bool cylinder_a = a.type == ShapeType::kCylinder && b.type == ShapeType::kBox;
+  const bool cylinder_b = b.type == ShapeType::kCylinder && a.type == ShapeType::kBox;
+  if (cylinder_a || cylinder_b) {
+    const ShallowerExit exit = CylinderBoxShallowerExit(cylinder_a ? a : b, cylinder_a ? b : a,
+                                                        answer.depth + s.tolerance);
+    if (exit.found) {
+      // The search's normal points from the cylinder to the box.
+      Vec3 normal = cylinder_a ? exit.normal : -exit.normal;
+      ++counters->mpr;
+      const MprResult r =
+          MprPenetration(a, b, s.max_iterations, s.tolerance, &normal, 1e-3 * exit.overlap);
+      if (r.hit && r.converged) {
+        counters->shallower_exit += r.depth < answer.depth - s.tolerance;
+        MprResult out = r;
+        out.has_tetrahedron = false;
+        return out;
+      }
+    }
+  }
+  return RefineAlongNormal(a, b, s, answer, start, counters);
 }
 
 MJP_HD inline ConvexHit HitOf(double depth, const Vec3& normal, const Vec3& on_a,
@@ -500,7 +534,7 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
       if (convex::HasCurvedSurface(a, b)) {
         ++counters->along_normal;
         const Vec3 start = smallest.owner != nullptr ? smallest.axis : r.normal;
-        const MprResult n = convex::RefineAlongNormal(a, b, s, r, start, counters);
+        const MprResult n = convex::AlongBestNormal(a, b, s, r, start, counters);
         *hit = HitOf(n.depth, n.normal, n.on_a, n.on_b);
         return true;
       }
@@ -537,7 +571,7 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
       // the answer's normal polishes it, keeping the shallower.
       ++counters->along_normal;
       const MprResult polished =
-          convex::RefineAlongNormal(a, b, s, convex::MprOf(answer), answer.normal, counters);
+          convex::AlongBestNormal(a, b, s, convex::MprOf(answer), answer.normal, counters);
       answer = HitOf(polished.depth, polished.normal, polished.on_a, polished.on_b);
     }
     *hit = answer;

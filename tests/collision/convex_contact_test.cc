@@ -724,6 +724,58 @@ TEST(ConvexDeep, CylinderBoxDeepContactsArePolishedAlongTheirNormal) {
   }
 }
 
+// Found by MJPORTAL_RESTING_CASES=32768 on bench-fast's resting cylinder-box poses: MPR along
+// the best normal settled in a local minimum of the overlap, 3.3e-2, 1.1e-2 and 4.3e-4 x size too
+// deep (a box edge on the rim where a vertex on the side was shallower; a vertex on the side where
+// an edge on the rim was; a cap where an edge on the rim was). The direction now comes from the
+// exact search over the overlap's patches (cylinder_box_exit.h).
+TEST(ConvexDeep, CylinderBoxAlongNormalFindsTheGlobalMinimum) {
+  struct Pose {
+    double cp[3], cm[9], cs[3], bp[3], bm[9], bs[3];
+  };
+  const Pose poses[3] = {{{-0.49522261125596978, -0.49997188926611313, -0.29919419097747146},
+                          {0.27897434724785519, 0.3094046263520227, -0.90908860446581286,
+                           0.95610892748934417, -0.0011588814759829202, 0.2930091735234604,
+                           0.089604867907998653, -0.95092977352993358, -0.29614782366497355},
+                          {0.85467620228211749, 0.75190186605436526, 0.11056572881380131},
+                          {1.0297769502340546, -1.0261144702806664, -1.1685345819015867},
+                          {0.56074633008853669, -0.77506225398549511, -0.29127659662108413,
+                           -0.7772417707036049, -0.61399534765702568, 0.13749524693258763,
+                           -0.28540985120658141, 0.14929238260022543, -0.94670639658332556},
+                          {0.79379759812790285, 0.15225188636850404, 0.08753288428844086}},
+                         {{-0.48459585020426432, 0.85288862861186754, -0.086242457192575173},
+                          {-0.37921169355398643, 0.90156329103127719, 0.20828375773633889,
+                           0.42208185691366751, 0.36885245688033175, -0.82812726746415799,
+                           -0.82343512041704148, -0.22612274834300816, -0.52040667284881814},
+                          {0.11168157100011623, 0.39883129849702614, 0.39841814109675838},
+                          {0.17881218499649609, 0.60950964220407899, -0.21586932619198679},
+                          {0.16885087000938742, -0.37027666276667481, -0.91344653741061788,
+                           0.4209893168479345, -0.81087131424323078, 0.40651655173850587,
+                           -0.89121118641822628, -0.4531919071958701, 0.018966192427250617},
+                          {0.053757037242401863, 0.25976417612096064, 0.40770796640593987}},
+                         {{0.35022517900629557, -0.85534545390793193, 0.44563721925610711},
+                          {-0.51521541881666899, 0.78245461622947754, -0.34973968284246049,
+                           -0.54447867014154328, 0.016324808382716938, 0.83861581096003879,
+                           0.66188824583494477, 0.62249359367984525, 0.41761905590273429},
+                          {0.86296181899823277, 0.71222687107314187, 0.28447049377213063},
+                          {-0.23359151422406821, -4.4973840381049364, -1.1716739052811447},
+                          {0.11068676468245142, -0.39284365059449233, 0.91291966038185646,
+                           -0.20368112809460706, -0.90803333449039192, -0.36604570959426413,
+                           0.97276021617983532, -0.14542809096544079, -0.18052210993644957},
+                          {0.18489620459984163, 3.8206959496203456, 0.23801521029895178}}};
+  for (const Pose& p : poses) {
+    OwnedGeom cyl = OwnedGeom::Place(ShapeType::kCylinder, p.cp, p.cm, p.cs);
+    OwnedGeom box = OwnedGeom::Place(ShapeType::kBox, p.bp, p.bm, p.bs);
+    Contact con;
+    ASSERT_TRUE(Solve(cyl, box, Settings(CcdAlgorithm::kAuto), 0, &con));
+    const double depth = ref::CylinderBoxMinOverlap(cyl.View(), box.View());
+    const double smallest = std::min({p.cs[0], p.cs[1], p.bs[0], p.bs[1], p.bs[2]});
+    EXPECT_NEAR(-con.dist, depth, 1e-6 * smallest) << "cylinder at " << p.cp[0];
+    // The contact's normal is the minimum's: the overlap along it is the depth.
+    EXPECT_NEAR(OverlapAlong(cyl.View(), box.View(), con.normal), depth, 1e-6 * smallest);
+  }
+}
+
 // ---- Multi-contact ---------------------------------------------------------------------------
 
 // A small box (or box mesh) resting on a large box, turned about the vertical: the bottom face's

@@ -168,4 +168,53 @@ inline double SweepMinOverlap(const ConvexGeom& a, const ConvexGeom& b, int coun
   return best;
 }
 
+// Minimal overlap over the great circle of directions perpendicular to unit `axis`: `count`
+// evenly spaced samples, then a one-dimensional search around the best (steps halving down to
+// 1e-13 rad). Exact where the circle's minimum is the smallest sample's basin.
+inline double CircleMinOverlap(const ConvexGeom& a, const ConvexGeom& b, const Vec3& axis,
+                               int count = 4096) {
+  const Vec3 helper = std::fabs(axis.x) < 0.6 ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
+  Vec3 p = Cross(axis, helper);
+  p = p * (1 / std::sqrt(Dot(p, p)));
+  const Vec3 q = Cross(axis, p);
+  const auto along = [&](double t) {
+    return OverlapAlong(a, b, p * std::cos(t) + q * std::sin(t));
+  };
+  double best = 1e300, best_t = 0;
+  for (int i = 0; i < count; ++i) {
+    const double t = 2 * M_PI * i / count, o = along(t);
+    if (o < best) {
+      best = o;
+      best_t = t;
+    }
+  }
+  for (double step = 2 * M_PI / count; step > 1e-13; step *= 0.5) {
+    for (bool improved = true; improved;) {
+      improved = false;
+      for (double t : {best_t - step, best_t + step}) {
+        const double o = along(t);
+        if (o < best) {
+          best = o;
+          best_t = t;
+          improved = true;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+// The penetration depth of an overlapping cylinder and box (their least overlap over all
+// directions): the least of a refined sphere sweep, the cap normals and the great circles ⊥ the
+// cylinder's axis and ⊥ each box axis (every curved patch of their Minkowski difference has its
+// normals on one of those circles; the sphere sweep stands guard over that claim).
+inline double CylinderBoxMinOverlap(const ConvexGeom& cyl, const ConvexGeom& box) {
+  const Vec3 u = Column(cyl.view.mat, 2);
+  double best = std::min({SweepMinOverlap(cyl, box, 4000), OverlapAlong(cyl, box, u),
+                          OverlapAlong(cyl, box, -u), CircleMinOverlap(cyl, box, u)});
+  for (int k = 0; k < 3; ++k)
+    best = std::min(best, CircleMinOverlap(cyl, box, Column(box.view.mat, k)));
+  return best;
+}
+
 }  // namespace mjportal::collision::reference
