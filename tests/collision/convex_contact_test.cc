@@ -776,6 +776,31 @@ TEST(ConvexDeep, CylinderBoxAlongNormalFindsTheGlobalMinimum) {
   }
 }
 
+// Found by MJPORTAL_RESTING_CASES=32768 on bench-fast's resting cylinder-cylinder poses (case
+// 18557): a rim against a rim, where each MPR round along the best normal removes only about
+// 60% of the slant; six rounds left the depth 2.5e-6 x size too deep. The rounds now go on to
+// twelve while each gains more than the tolerance.
+TEST(ConvexDeep, CylinderCylinderRimOnRimConvergesAlongTheNormal) {
+  const double ap[3] = {0.28884299742442288, -0.72975313883617954, 0.48705935477433293};
+  const double am[9] = {0.18438844049702049,  -0.97876695124691082, -0.089533000384796391,
+                        -0.11270388952969079, 0.06943814199792181,  -0.99119936325683522,
+                        0.9763701840469915,   0.19285642219719751,  -0.097507251634636666};
+  const double as[3] = {0.94826180741659938, 0.30330771473675716, 0.36661714461985412};
+  const double bp[3] = {-1.6794990989624821, -0.66101503592239907, 0.59379412779251961};
+  const double bm[9] = {0.22486803386952708,  -0.81787257870959817, -0.52964026691573007,
+                        0.47527992549392106,  -0.38244752625245182, 0.7923653715842669,
+                        -0.85061351962342235, -0.42990502981273981, 0.30271819498596564};
+  const double bs[3] = {0.69337398882771584, 0.80271184829640729, 0.88188387737082519};
+  OwnedGeom a = OwnedGeom::Place(ShapeType::kCylinder, ap, am, as);
+  OwnedGeom b = OwnedGeom::Place(ShapeType::kCylinder, bp, bm, bs);
+  Contact con;
+  ASSERT_TRUE(Solve(a, b, Settings(CcdAlgorithm::kAuto), 0, &con));
+  Vec3 start = con.normal;
+  const double depth = ref::SweepMinOverlap(a.View(), b.View(), 2000, &start);
+  const double smallest = std::min({as[0], as[1], bs[0], bs[1]});
+  EXPECT_NEAR(-con.dist, depth, 1e-6 * smallest);
+}
+
 // ---- Multi-contact ---------------------------------------------------------------------------
 
 // A small box (or box mesh) resting on a large box, turned about the vertical: the bottom face's
