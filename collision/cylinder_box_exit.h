@@ -149,6 +149,9 @@ MJP_HD inline Vec2 BracketedMinimum(const Circle& c, const Vec2& v, const Vec2& 
 // function of an ellipse (the rim's projection) moved by V: up to two minima and two maxima
 // over the whole circle, and an arc can hold a minimum and a maximum, so the arc is not taken
 // as unimodal: a minimum lies wherever dD/dθ turns from negative to positive between samples.
+// A minimum and a maximum closer than a sample interval (an eighth of an arc of at most a
+// quarter turn) would be missed; such a pair is about to merge, so the minimum lies barely below
+// its surroundings (none in the tests' 60,000 random pairs nor in 32,768 resting poses).
 constexpr int kArcSamples = 8;
 
 // The least of D over the arc from b0 to b1 (less than half a turn) among its ends and its
