@@ -376,7 +376,7 @@ MJP_HD inline ShallowerExit CylinderBoxShallowerExit(const ConvexGeom& cyl, cons
     cylinder_box::SearchCircle(g, c, target(), &best);
   }
   // The circles ⊥ e_i: a box edge along e_i on the cylinder's rim.
-  const double u[3] = {g.u.x, g.u.y, g.u.z};
+  const double u[3] = {g.u.x, g.u.y, g.u.z}, w[3] = {g.w.x, g.w.y, g.w.z};
   for (int i = 0; i < 3; ++i) {
     const int j = (i + 1) % 3, k = (i + 2) % 3;
     if (masks.rim[i] == 0)
@@ -384,7 +384,6 @@ MJP_HD inline ShallowerExit CylinderBoxShallowerExit(const ConvexGeom& cyl, cons
     Circle c;
     c.p = axes[j];
     c.q = axes[k];
-    const double w[3] = {g.w.x, g.w.y, g.w.z};
     c.w = {w[j], w[k]};
     c.u = {u[j], u[k]};
     c.off_plane = u[i] * u[i];
