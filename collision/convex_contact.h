@@ -8,10 +8,12 @@
 //      of least overlap, oriented towards the other geom; a separation beyond the margin along it
 //      ends the call, and a shallow contact whose other geom's deepest point lies over that face
 //      is that face's, exactly. Counted as `face`.
-//      Sphere–ellipsoid and ellipsoid–ellipsoid, and sphere or ellipsoid against a box (a corner
-//      contact; faces were tried first): Newton's method on the direction sphere
-//      (smooth_contact.h), exact to second order; deep contacts, edge contacts (the box's corner
-//      keeps switching) and non-convergence go on.
+//      Sphere–ellipsoid and ellipsoid–ellipsoid, and sphere or ellipsoid against a box (a corner,
+//      edge or face contact; started where the box's least point predicts): Newton's method on
+//      the direction sphere (smooth_contact.h), exact to second order. Its minimum answers when
+//      certified global (no deeper than the geoms' least curvature radii together); a deeper
+//      one (`uncertified`) goes on to the steps below and stands if they answer deeper;
+//      non-convergence and features Newton does not follow go on.
 //      Otherwise, with a sphere or capsule in the pair: GJK between the cores (a sphere's centre,
 //      a capsule's axis segment; other geoms whole), cutoff = margin + radii. Cores that stay
 //      apart give the contact exactly: dist = core distance − radii, normal along the closest
@@ -112,6 +114,7 @@ struct ConvexCounters {
   long newton = 0;           // sphere/ellipsoid pairs: Newton on the direction sphere (step 0)
   long axis_hint = 0;        // calls ended by the caller's separating axis from an earlier call
   long shallower_exit = 0;   // cylinder–box: the exact search's exit shallower than MPR's answer
+  long uncertified = 0;      // Newton's minimum deeper than certified: the general solvers ran too
 };
 
 // One solved contact: signed distance, unit normal from A to B, witness points.
@@ -450,35 +453,11 @@ MJP_HD inline int GjkWithinMargin(const ConvexGeom& a, const ConvexGeom& b, cons
   return 1;
 }
 
-// One contact of a and b within margin (the hand-off in the header); false when none.
-// On a miss that MPR proved with a support query, *separating (when given) receives that
-// query's direction; otherwise it is left alone.
-MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
-                         double margin, ConvexHit* hit, ConvexCounters* counters,
-                         Vec3* separating = nullptr) {
+// Steps 0 (cores) to 3 of the header: Solve's general solvers, after the face and Newton.
+MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
+                                double margin, ConvexHit* hit, ConvexCounters* counters,
+                                Vec3* separating) {
   const int it = s.max_iterations;
-  if (s.algorithm == CcdAlgorithm::kAuto) {
-    const int face = convex::FaceFirst(a, b, margin, hit);
-    if (face >= 0) {
-      counters->face += face;
-      return face == 1;
-    }
-  }
-  const bool smooth_a = IsSmoothConvex(a.type), smooth_b = IsSmoothConvex(b.type);
-  const bool newton = (smooth_a && smooth_b) || (smooth_a && b.type == ShapeType::kBox) ||
-                      (a.type == ShapeType::kBox && smooth_b);
-  if (s.algorithm == CcdAlgorithm::kAuto && newton) {
-    ++counters->newton;
-    const SmoothResult r = SmoothDistance(a, b, it, s.tolerance, margin);
-    if (r.status == SmoothStatus::kBeyond)
-      return false;
-    if (r.status == SmoothStatus::kContact) {
-      if (r.dist > margin)
-        return false;
-      *hit = {r.dist, r.normal, r.on_a, r.on_b};
-      return true;
-    }
-  }
   if (s.algorithm == CcdAlgorithm::kAuto && (Rounded(a.type) || Rounded(b.type))) {
     const int core = SolveCore(a, b, s, margin, hit, counters);
     if (core >= 0)
@@ -581,6 +560,45 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
     return true;
   }
   *hit = HitOf(r.depth, r.normal, r.on_a, r.on_b);
+  return true;
+}
+
+// One contact of a and b within margin (the hand-off in the header); false when none.
+// On a miss that MPR proved with a support query, *separating (when given) receives that
+// query's direction; otherwise it is left alone.
+MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
+                         double margin, ConvexHit* hit, ConvexCounters* counters,
+                         Vec3* separating = nullptr) {
+  if (s.algorithm == CcdAlgorithm::kAuto) {
+    const int face = convex::FaceFirst(a, b, margin, hit);
+    if (face >= 0) {
+      counters->face += face;
+      return face == 1;
+    }
+  }
+  const bool smooth_a = IsSmoothConvex(a.type), smooth_b = IsSmoothConvex(b.type);
+  const bool newton = (smooth_a && smooth_b) || (smooth_a && b.type == ShapeType::kBox) ||
+                      (a.type == ShapeType::kBox && smooth_b);
+  if (!(s.algorithm == CcdAlgorithm::kAuto && newton))
+    return convex::SolveGeneral(a, b, s, margin, hit, counters, separating);
+  ++counters->newton;
+  const SmoothResult r = SmoothDistance(a, b, s.max_iterations, s.tolerance, margin);
+  if (r.status == SmoothStatus::kBeyond)
+    return false;
+  if (r.status == SmoothStatus::kContact) {
+    if (r.dist > margin)
+      return false;
+    *hit = {r.dist, r.normal, r.on_a, r.on_b};
+    return true;
+  }
+  const bool found = convex::SolveGeneral(a, b, s, margin, hit, counters, separating);
+  if (r.status != SmoothStatus::kUncertified)
+    return found;
+  // Newton's local minimum, deeper than it can certify, is still the overlap along its normal:
+  // it stands where the general solvers answer deeper (or not at all).
+  ++counters->uncertified;
+  if (!found || hit->dist < r.dist)
+    *hit = {r.dist, r.normal, r.on_a, r.on_b};
   return true;
 }
 

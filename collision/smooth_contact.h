@@ -15,8 +15,18 @@
 // |g| <= tolerance: the depth's error is then second order, about |g|² / curvature radius.
 //
 // Early exit: h(n) >= min h for every n, so any iterate with h(n) < −margin proves the geoms are
-// farther apart than the margin. Deep contacts (h beyond kSmoothDeep of the smaller scale) may
-// have several local minima; the caller's general solvers (EPA) take them.
+// farther apart than the margin.
+//
+// When a local minimum is the global one: h may have several local minima (a thin ellipsoid
+// across a box's corner has one on the edge and one on the corner). A strict local minimum n0
+// with value o is global when o <= 0, or when o <= ρ_A + ρ_B, the sum of the geoms' least
+// curvature radii (CertifiedDepth; a box's is 0). Eroding A by o_A <= ρ_A and B by o_B <= ρ_B,
+// o_A + o_B = o, leaves convex bodies with support functions h_A − o_A and h_B − o_B (their
+// radii of curvature stay >= 0), so h − o is the support function of a convex body and
+// {x : h(x) <= o |x|} is a convex cone: the directions with h <= o form a connected set, which
+// n0 (strict, h(n0) = o) could only share with a deeper minimum by not being isolated. For
+// o <= 0 the cone is convex without erosion. A deeper converged minimum is reported as
+// kUncertified: the caller runs its general solvers too and keeps the shallower answer.
 #pragma once
 
 #include <cmath>
@@ -25,19 +35,35 @@
 
 namespace mjportal::collision {
 
-// Depth, as a fraction of the smaller geom's scale, beyond which Newton hands over.
-constexpr double kSmoothDeep = 0.05;
-
 MJP_HD inline bool IsSmoothConvex(ShapeType type) {
   return type == ShapeType::kSphere || type == ShapeType::kEllipsoid;
+}
+
+// The least radius of curvature of a geom's surface: r for a sphere, e_min² / e_max for an
+// ellipsoid (at the ends of its longest axis, across its shortest), 0 for anything with edges.
+MJP_HD inline double LeastCurvatureRadius(const ConvexGeom& g) {
+  const double* e = g.view.size;
+  if (g.type == ShapeType::kSphere)
+    return e[0];
+  if (g.type != ShapeType::kEllipsoid)
+    return 0;
+  const double lo = e[0] < e[1] ? (e[0] < e[2] ? e[0] : e[2]) : (e[1] < e[2] ? e[1] : e[2]);
+  const double hi = e[0] > e[1] ? (e[0] > e[2] ? e[0] : e[2]) : (e[1] > e[2] ? e[1] : e[2]);
+  return lo * lo / hi;
+}
+
+// The depth up to which a strict local minimum of h is the global one (see the header).
+MJP_HD inline double CertifiedDepth(const ConvexGeom& a, const ConvexGeom& b) {
+  return LeastCurvatureRadius(a) + LeastCurvatureRadius(b);
 }
 
 // Newton also runs with a box on one side (SmoothDistance): its support is a corner, flat within
 // the corner's normal cone, so a converged iterate is a corner contact and exact. When the corner
 // flips along one axis the optimum is on that edge: n is then kept perpendicular to the axis and
 // Newton runs in one dimension, with the edge (its midpoint) as the box's support; converged with
-// the other geom's deepest point over the edge, it is an exact edge contact. Face optima (corners
-// flipping along two axes) and anything else hand over.
+// the other geom's deepest point over the edge, it is an exact edge contact (past an end of the
+// edge, Newton goes on from that end's corner). Corners flipping along two axes: the face across
+// them (FaceOptimum). Anything else, or more than kMaxCornerSwitches feature changes, hands over.
 constexpr int kMaxCornerSwitches = 4;
 // Steps shortened (to a quarter, from the last iterate) when one flips the corner along two axes
 // at once, or along a second axis on an edge, before handing over (measured on the bench's
@@ -47,9 +73,10 @@ constexpr int kMaxCornerSwitches = 4;
 constexpr int kMaxFlipBacktracks = 3;
 
 enum class SmoothStatus {
-  kContact,  // converged within the margin: dist, normal and witness points hold
-  kBeyond,   // proven farther apart than the margin
-  kHandOff,  // deep, or not converged within the iteration cap: use the general solvers
+  kContact,      // converged within the margin: dist, normal and witness points hold
+  kBeyond,       // proven farther apart than the margin
+  kUncertified,  // converged to a local minimum deeper than CertifiedDepth (fields hold it)
+  kHandOff,      // no answer (not converged within the iteration cap, a face or far feature)
 };
 
 struct SmoothResult {
@@ -128,7 +155,7 @@ MJP_HD inline void AddShapeMatrix(const ConvexGeom& g, double q[6]) {
   const double* e = g.view.size;
   const bool sphere = g.type == ShapeType::kSphere;
   for (int k = 0; k < 3; ++k) {
-    const double e2 = sphere ? e[0] * e[0] : e[k] * e[k];
+    const double e2 = (sphere ? e[0] * e[0] : e[k] * e[k]);
     const double x = m[k], y = m[3 + k], z = m[6 + k];  // column k: the geom's k-th axis
     q[0] += x * x * e2;
     q[1] += x * y * e2;
@@ -157,6 +184,126 @@ MJP_HD inline Vec3 StartDirection(const ConvexGeom& a, const ConvexGeom& b, cons
   return length > 0 ? n * (1 / length) : c;  // a degenerate (flat) Q keeps the centre line
 }
 
+// Starts for a box's edge or corner, from the smooth geom g's shape function
+// f(x) = |E⁻¹ Rᵀ (x − p)|²: at a box point x, ∇f(x) is the contact normal in the limit of x
+// touching g (see BoxStart). Edge mode starts at the point of the edge's line where f is least
+// (∇f is perpendicular to the line there); a corner at the corner itself. *n is set from A to
+// B (∇f points out of g), left alone where ∇f vanishes (x at g's centre).
+MJP_HD inline void ShapeStart(const ConvexGeom& g, const Vec3& x, const Vec3* line, bool g_is_a,
+                              Vec3* n) {
+  const double* e = g.view.size;
+  const bool sphere = g.type == ShapeType::kSphere;
+  const Vec3 inv = {1 / e[0], 1 / (sphere ? e[0] : e[1]), 1 / (sphere ? e[0] : e[2])};
+  const Vec3 xl = RotateT(g.view.mat, x - Load3(g.view.pos));
+  Vec3 w = {xl.x * inv.x, xl.y * inv.y, xl.z * inv.z};  // E⁻¹ Rᵀ (x − p)
+  if (line != nullptr) {
+    const Vec3 vl = RotateT(g.view.mat, *line);
+    const Vec3 v = {vl.x * inv.x, vl.y * inv.y, vl.z * inv.z};
+    w = w - v * (Dot(w, v) / Dot(v, v));
+  }
+  const Vec3 grad = Rotate(g.view.mat, {w.x * inv.x, w.y * inv.y, w.z * inv.z});
+  const double length = std::sqrt(Dot(grad, grad));
+  if (length > 0)
+    *n = grad * ((g_is_a ? 1 : -1) / length);
+}
+
+// The contact of the box's face across axis k (oriented like n, from A to B) when it is a local
+// minimum of h no higher than `reached`: the smooth geom's deepest point towards the face lies
+// over the face, so every turn of n away from the face normal raises h (the box's support there
+// is the face's edge or corner, n · which grows at first order). Separated, that point's height
+// above the face is the distance itself. False (result untouched) otherwise.
+MJP_HD inline bool FaceOptimum(const ConvexGeom& a, const ConvexGeom& b, const ConvexGeom& box,
+                               int k, const Vec3& n, double reached, SmoothResult* result) {
+  const bool box_a = &box == &a;
+  Vec3 axis = Column(box.view.mat, k);
+  if (Dot(axis, n) < 0)
+    axis = -axis;
+  const CurvedSupport sa = Support(a, axis), sb = Support(b, -axis);
+  const double h = Dot(axis, sa.point - sb.point);
+  if (!(h <= reached))
+    return false;
+  const Vec3 q = box_a ? sb.point : sa.point;  // the smooth geom's deepest point
+  const Vec3 local = RotateT(box.view.mat, q - Load3(box.view.pos));
+  const double c[3] = {local.x, local.y, local.z};
+  for (int j = 0; j < 3; ++j) {
+    if (j != k && !(std::fabs(c[j]) <= box.view.size[j]))
+      return false;
+  }
+  result->status = SmoothStatus::kContact;
+  result->dist = -h;
+  result->normal = axis;
+  result->on_a = box_a ? q + axis * h : q;
+  result->on_b = box_a ? q : q - axis * h;
+  return true;
+}
+
+// Newton's start with a box in the pair. The box point x where the smooth geom's shape function
+// f(x) = |E⁻¹ Rᵀ (x − p)|² is least is where the box would first touch the geom as the geom's
+// level sets shrink onto its centre, and ∇f(x) is the normal of that touch: for a shallow
+// contact x is the box's deepest corner or edge point, and ∇f(x) is within about depth /
+// curvature radius of the contact normal (exact in the limit of touching). In the box frame
+// f(y) = (y − y0)ᵀ P (y − y0) with P = Bᵀ R E⁻² Rᵀ B, a convex quadratic over |y_i| <= s_i,
+// minimized by kBoxStartSweeps of coordinate descent (each step exact along its coordinate,
+// clamped). Two or three coordinates on their bounds: an edge or a corner, *n is set (from A
+// to B) and *free_axis is the edge's axis (-1 for a corner); returns how many. A point inside
+// the box or on a face's interior says nothing about edges or corners: returns 0 or 1 and
+// leaves *n alone (faces are FaceFirst's).
+constexpr int kBoxStartSweeps = 3;
+
+MJP_HD inline int BoxStart(const ConvexGeom& g, const ConvexGeom& box, bool g_is_a, Vec3* n,
+                           int* free_axis) {
+  const double* e = g.view.size;
+  const bool sphere = g.type == ShapeType::kSphere;
+  const double inv2[3] = {1 / (e[0] * e[0]), 1 / (sphere ? e[0] * e[0] : e[1] * e[1]),
+                          1 / (sphere ? e[0] * e[0] : e[2] * e[2])};
+  // The box axes in g's frame, L = Rᵀ B, give P_ij = Σ_k L_ki L_kj / e_k².
+  Vec3 l[3];
+  for (int j = 0; j < 3; ++j)
+    l[j] = RotateT(g.view.mat, Column(box.view.mat, j));
+  double p[3][3];
+  for (int i = 0; i < 3; ++i) {
+    for (int j = i; j < 3; ++j) {
+      p[i][j] = p[j][i] =
+          l[i].x * l[j].x * inv2[0] + l[i].y * l[j].y * inv2[1] + l[i].z * l[j].z * inv2[2];
+    }
+  }
+  const Vec3 centre = RotateT(box.view.mat, Load3(g.view.pos) - Load3(box.view.pos));
+  const double y0[3] = {centre.x, centre.y, centre.z};
+  const double* s = box.view.size;
+  // From the box point nearest g's centre, coordinate by coordinate.
+  double y[3];
+  for (int i = 0; i < 3; ++i)
+    y[i] = y0[i] > s[i] ? s[i] : (y0[i] < -s[i] ? -s[i] : y0[i]);
+  for (int sweep = 0; sweep < kBoxStartSweeps; ++sweep) {
+    for (int i = 0; i < 3; ++i) {
+      const double slope =
+          p[i][0] * (y[0] - y0[0]) + p[i][1] * (y[1] - y0[1]) + p[i][2] * (y[2] - y0[2]);
+      const double t = y[i] - slope / p[i][i];
+      y[i] = t > s[i] ? s[i] : (t < -s[i] ? -s[i] : t);
+    }
+  }
+  int bound = 0;
+  *free_axis = -1;
+  for (int i = 0; i < 3; ++i) {
+    if (std::fabs(y[i]) == s[i])
+      ++bound;
+    else
+      *free_axis = i;
+  }
+  if (bound < 2)
+    return bound;
+  // ∇f points out of g (towards the box): n's direction when g is A.
+  const double d[3] = {y[0] - y0[0], y[1] - y0[1], y[2] - y0[2]};
+  const Vec3 grad = Rotate(box.view.mat, {p[0][0] * d[0] + p[0][1] * d[1] + p[0][2] * d[2],
+                                          p[1][0] * d[0] + p[1][1] * d[1] + p[1][2] * d[2],
+                                          p[2][0] * d[0] + p[2][1] * d[1] + p[2][2] * d[2]});
+  const double length = std::sqrt(Dot(grad, grad));
+  if (!(length > 0))
+    return 0;
+  *n = grad * ((g_is_a ? 1 : -1) / length);
+  return bound;
+}
+
 }  // namespace smooth
 
 // Signed distance of smooth geoms a and b (spheres, ellipsoids) as in the header; `margin` is the
@@ -165,23 +312,26 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
                                           int max_iterations, double tolerance, double margin) {
   SmoothResult result;
   const double sa = GeomScale(a), sb = GeomScale(b);
-  const double deep = kSmoothDeep * (sa < sb ? sa : sb);
-  // Start from the centre line (nothing to go by when the centres coincide), turned towards
-  // the likely normal (StartDirection).
+  const double deep = CertifiedDepth(a, b);
   Vec3 n = Load3(b.view.pos) - Load3(a.view.pos);
   const double centre = std::sqrt(Dot(n, n));
   if (!(centre > 1e-12 * (sa + sb)))
-    return result;
-  n = smooth::StartDirection(a, b, n * (1 / centre));
-
-  double h_last = 1e300;
-  Vec3 n_last = n, step = {0, 0, 0};
-  int corner = -2, switches = 0, backtracks = 0;
+    return result;  // nothing to go by when the centres coincide
   // Edge mode (a box in the pair): n stays perpendicular to the box axis `edge` and turns only
   // about it; the box's support is then its edge, whose midpoint stands for it.
   const bool box_a = a.type == ShapeType::kBox, box_b = b.type == ShapeType::kBox;
   const ConvexGeom* box = box_a ? &a : (box_b ? &b : nullptr);
   int edge = -1;
+  // Start at the normal the box's least point predicts (BoxStart; on its edge if there), else
+  // from the centre line turned towards the likely normal (StartDirection).
+  if (box == nullptr || smooth::BoxStart(box_a ? b : a, *box, !box_a, &n, &edge) < 2) {
+    edge = -1;
+    n = smooth::StartDirection(a, b, n * (1 / centre));
+  }
+
+  double h_last = 1e300;
+  Vec3 n_last = n, step = {0, 0, 0};
+  int corner = -2, switches = 0, backtracks = 0;
   for (result.iterations = 0; result.iterations < max_iterations; ++result.iterations) {
     Vec3 t1, t2;
     Vec3 axis = {0, 0, 0};
@@ -223,11 +373,27 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
           n = n * (1 / std::sqrt(Dot(n, n)));
           continue;
         }
-        if (edge >= 0 || !single || ++switches > kMaxCornerSwitches)
+        if (edge >= 0 || !single) {
+          // Two axes flipped together (or one beside the edge's): n crossed near the normal of
+          // the box face across them; that face's contact, if it is a local minimum.
+          const int across = edge >= 0 ? flipped | (1 << edge) : flipped;
+          const int face = across == 3 ? 2 : (across == 5 ? 1 : (across == 6 ? 0 : -1));
+          const double reached = h < h_last ? h : h_last;
+          if (face >= 0 && smooth::FaceOptimum(a, b, *box, face, n, reached + tolerance, &result)) {
+            if (result.dist < -deep)
+              result.status = SmoothStatus::kUncertified;
+            else if (result.dist > margin)
+              result.status = SmoothStatus::kBeyond;
+          }
+          return result;
+        }
+        if (++switches > kMaxCornerSwitches)
           return result;
         edge = flipped == 1 ? 0 : (flipped == 2 ? 1 : 2);
         corner = now & ~flipped;
         h_last = 1e300;
+        const Vec3 line = Column(box->view.mat, edge);
+        smooth::ShapeStart(box_a ? b : a, (box_a ? sa_n : sb_n).point, &line, !box_a, &n);
         continue;  // restart this iterate on the edge
       }
       corner = now;
@@ -245,19 +411,28 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
     }
     const double g1 = Dot(t1, s), g2 = edge >= 0 ? 0.0 : Dot(t2, s);
     if (g1 * g1 + g2 * g2 <= tolerance * tolerance) {
-      if (h > deep)
-        return result;  // deep: possibly a local minimum only
       Vec3 on_a = sa_n.point, on_b = sb_n.point;
       if (edge >= 0) {
         // The contact lies on the edge only if the other geom's deepest point is over it; the
         // box's witness is the edge point beside that deepest point.
         const Vec3 other = box_a ? on_b : on_a;
         const double along = Dot(other - Load3(box->view.pos), axis);
-        if (!(std::fabs(along) <= box->view.size[edge]))
-          return result;
+        if (!(std::fabs(along) <= box->view.size[edge])) {
+          // Past the edge's end: go on from that end's corner, n turned off the edge's plane
+          // just enough for the box's support to be that corner.
+          if (!(along == along) || ++switches > kMaxCornerSwitches)
+            return result;
+          const double toward = (along > 0) == box_a ? 1e-6 : -1e-6;
+          n = n + axis * toward;
+          n = n * (1 / std::sqrt(Dot(n, n)));
+          edge = -1;
+          corner = -2;
+          h_last = 1e300;
+          continue;
+        }
         (box_a ? on_a : on_b) = (box_a ? on_a : on_b) + axis * along;
       }
-      result.status = SmoothStatus::kContact;
+      result.status = h > deep ? SmoothStatus::kUncertified : SmoothStatus::kContact;
       result.dist = -h;
       result.normal = n;
       result.on_a = on_a;

@@ -23,14 +23,23 @@ namespace mjportal {
 // The convex solvers' path counters, in the order of mjportal_solverCounts.
 constexpr int kSolverCounterCount = MJPORTAL_SOLVER_COUNTERS;
 inline constexpr const char* kSolverCounterNames[kSolverCounterCount] = {
-    "gjk",           "mpr",
-    "epa",           "epa_unconverged",
-    "epa_deep",      "epa_not_minimal",
-    "perturbed",     "bad_pose",
-    "clipped",       "core",
-    "face",          "along_normal",
-    "newton",        "axis_hint",
-    "shallower_exit"};
+    "gjk",
+    "mpr",
+    "epa",
+    "epa_unconverged",
+    "epa_deep",
+    "epa_not_minimal",
+    "perturbed",
+    "bad_pose",
+    "clipped",
+    "core",
+    "face",
+    "along_normal",
+    "newton",
+    "axis_hint",
+    "shallower_exit",
+    "uncertified",
+};
 
 class InstanceState {
  public:
@@ -71,14 +80,24 @@ class InstanceState {
 
   // Adds one call's solver path counts.
   void AddSolverCounts(const collision::ConvexCounters& c) {
-    const long values[kSolverCounterCount] = {c.gjk,           c.mpr,
-                                              c.epa,           c.epa_unconverged,
-                                              c.epa_deep,      c.epa_not_minimal,
-                                              c.perturbed,     c.bad_pose,
-                                              c.clipped,       c.core,
-                                              c.face,          c.along_normal,
-                                              c.newton,        c.axis_hint,
-                                              c.shallower_exit};
+    const long values[kSolverCounterCount] = {
+        c.gjk,
+        c.mpr,
+        c.epa,
+        c.epa_unconverged,
+        c.epa_deep,
+        c.epa_not_minimal,
+        c.perturbed,
+        c.bad_pose,
+        c.clipped,
+        c.core,
+        c.face,
+        c.along_normal,
+        c.newton,
+        c.axis_hint,
+        c.shallower_exit,
+        c.uncertified,
+    };
     for (int i = 0; i < kSolverCounterCount; ++i) {
       if (values[i] != 0)
         solver_[i].fetch_add(values[i], std::memory_order_relaxed);
