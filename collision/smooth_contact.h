@@ -98,7 +98,7 @@ struct CurvedSupport {
   double inv_length;
 };
 
-MJP_HD inline CurvedSupport Support(const ConvexGeom& g, const Vec3& d) {
+MJP_HD MJP_INLINE CurvedSupport Support(const ConvexGeom& g, const Vec3& d) {
   const double* size = g.view.size;
   CurvedSupport out;
   out.corner = -1;
