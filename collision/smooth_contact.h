@@ -356,8 +356,9 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
     }
     const Vec3 s = sa_n.point - sb_n.point;
     const double h = Dot(n, s);
-    // A box corner that changes: one axis flipping is an edge optimum (enter edge mode); more
-    // switches, or another axis flipping in edge mode, is a face or a far feature: hand over.
+    // A box corner that changes: one axis flipping is an edge optimum (enter edge mode); two
+    // axes, or another axis flipping in edge mode, a face optimum (FaceOptimum, else hand over);
+    // more switches than kMaxCornerSwitches, a far feature: hand over.
     const int now = sa_n.corner >= 0 ? sa_n.corner : sb_n.corner;
     if (now != corner) {
       if (corner != -2) {
