@@ -39,6 +39,7 @@ struct GjkResult {
   int iterations = 0;
   bool converged =
       false;           // kSeparated: the bounds met the tolerance (else: cap or numerical floor)
+  double lower = 0;    // kSeparated: the best lower bound on the distance (distance: the upper)
   GjkSimplex simplex;  // the last simplex; a tetrahedron around the origin on kOverlap when n == 4
 };
 
@@ -201,12 +202,14 @@ MJP_HD inline GjkResult GjkDistance(const ConvexGeom& a, const ConvexGeom& b, in
     const MinkowskiVertex w = MinkowskiSupport(a, b, -v);
     const double vw = Dot(v, w.v);
     const double v_norm = std::sqrt(v2);
+    const double lower = vw / v_norm;
+    result.lower = lower > result.lower ? lower : result.lower;
     if (vw > cutoff * v_norm) {
       result.status = GjkStatus::kBeyondCutoff;
       result.distance = vw / v_norm;
       return result;
     }
-    if (v_norm - vw / v_norm <= tolerance) {
+    if (v_norm - lower <= tolerance) {
       result.converged = true;  // upper and lower bounds agree
       break;
     }
