@@ -206,7 +206,7 @@ MJP_HD inline GjkResult GjkDistance(const ConvexGeom& a, const ConvexGeom& b, in
     result.lower = lower > result.lower ? lower : result.lower;
     if (vw > cutoff * v_norm) {
       result.status = GjkStatus::kBeyondCutoff;
-      result.distance = vw / v_norm;
+      result.distance = lower;
       return result;
     }
     if (v_norm - lower <= tolerance) {

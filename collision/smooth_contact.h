@@ -155,7 +155,7 @@ MJP_HD inline void AddShapeMatrix(const ConvexGeom& g, double q[6]) {
   const double* e = g.view.size;
   const bool sphere = g.type == ShapeType::kSphere;
   for (int k = 0; k < 3; ++k) {
-    const double e2 = (sphere ? e[0] * e[0] : e[k] * e[k]);
+    const double e2 = sphere ? e[0] * e[0] : e[k] * e[k];
     const double x = m[k], y = m[3 + k], z = m[6 + k];  // column k: the geom's k-th axis
     q[0] += x * x * e2;
     q[1] += x * y * e2;
@@ -184,23 +184,26 @@ MJP_HD inline Vec3 StartDirection(const ConvexGeom& a, const ConvexGeom& b, cons
   return length > 0 ? n * (1 / length) : c;  // a degenerate (flat) Q keeps the centre line
 }
 
-// Starts for a box's edge or corner, from the smooth geom g's shape function
-// f(x) = |E⁻¹ Rᵀ (x − p)|²: at a box point x, ∇f(x) is the contact normal in the limit of x
-// touching g (see BoxStart). Edge mode starts at the point of the edge's line where f is least
-// (∇f is perpendicular to the line there); a corner at the corner itself. *n is set from A to
-// B (∇f points out of g), left alone where ∇f vanishes (x at g's centre).
-MJP_HD inline void ShapeStart(const ConvexGeom& g, const Vec3& x, const Vec3* line, bool g_is_a,
-                              Vec3* n) {
+// 1/e per axis of a smooth geom (its semi-axes; a sphere's radius three times): E⁻¹ in its
+// shape function f(x) = |E⁻¹ Rᵀ (x − p)|² (BoxStart, EdgeStart).
+MJP_HD inline Vec3 InverseSemiAxes(const ConvexGeom& g) {
   const double* e = g.view.size;
   const bool sphere = g.type == ShapeType::kSphere;
-  const Vec3 inv = {1 / e[0], 1 / (sphere ? e[0] : e[1]), 1 / (sphere ? e[0] : e[2])};
-  const Vec3 xl = RotateT(g.view.mat, x - Load3(g.view.pos));
-  Vec3 w = {xl.x * inv.x, xl.y * inv.y, xl.z * inv.z};  // E⁻¹ Rᵀ (x − p)
-  if (line != nullptr) {
-    const Vec3 vl = RotateT(g.view.mat, *line);
-    const Vec3 v = {vl.x * inv.x, vl.y * inv.y, vl.z * inv.z};
-    w = w - v * (Dot(w, v) / Dot(v, v));
-  }
+  return {1 / e[0], 1 / (sphere ? e[0] : e[1]), 1 / (sphere ? e[0] : e[2])};
+}
+
+// Edge mode's start, from the smooth geom g's shape function f: at the point of the edge's line
+// (through `on_line`, along `axis`) where f is least, ∇f is perpendicular to the line and is the
+// contact normal in the limit of the edge touching g (see BoxStart). *n is set from A to B (∇f
+// points out of g), left alone where ∇f vanishes (the line through g's centre).
+MJP_HD inline void EdgeStart(const ConvexGeom& g, const Vec3& on_line, const Vec3& axis,
+                             bool g_is_a, Vec3* n) {
+  const Vec3 inv = InverseSemiAxes(g);
+  const Vec3 xl = RotateT(g.view.mat, on_line - Load3(g.view.pos));
+  const Vec3 vl = RotateT(g.view.mat, axis);
+  const Vec3 w0 = {xl.x * inv.x, xl.y * inv.y, xl.z * inv.z};  // E⁻¹ Rᵀ (x − p)
+  const Vec3 v = {vl.x * inv.x, vl.y * inv.y, vl.z * inv.z};
+  const Vec3 w = w0 - v * (Dot(w0, v) / Dot(v, v));
   const Vec3 grad = Rotate(g.view.mat, {w.x * inv.x, w.y * inv.y, w.z * inv.z});
   const double length = std::sqrt(Dot(grad, grad));
   if (length > 0)
@@ -252,10 +255,8 @@ constexpr int kBoxStartSweeps = 3;
 
 MJP_HD inline int BoxStart(const ConvexGeom& g, const ConvexGeom& box, bool g_is_a, Vec3* n,
                            int* free_axis) {
-  const double* e = g.view.size;
-  const bool sphere = g.type == ShapeType::kSphere;
-  const double inv2[3] = {1 / (e[0] * e[0]), 1 / (sphere ? e[0] * e[0] : e[1] * e[1]),
-                          1 / (sphere ? e[0] * e[0] : e[2] * e[2])};
+  const Vec3 inv = InverseSemiAxes(g);
+  const double inv2[3] = {inv.x * inv.x, inv.y * inv.y, inv.z * inv.z};
   // The box axes in g's frame, L = Rᵀ B, give P_ij = Σ_k L_ki L_kj / e_k².
   Vec3 l[3];
   for (int j = 0; j < 3; ++j)
@@ -393,8 +394,8 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
         edge = flipped == 1 ? 0 : (flipped == 2 ? 1 : 2);
         corner = now & ~flipped;
         h_last = 1e300;
-        const Vec3 line = Column(box->view.mat, edge);
-        smooth::ShapeStart(box_a ? b : a, (box_a ? sa_n : sb_n).point, &line, !box_a, &n);
+        smooth::EdgeStart(box_a ? b : a, (box_a ? sa_n : sb_n).point, Column(box->view.mat, edge),
+                          !box_a, &n);
         continue;  // restart this iterate on the edge
       }
       corner = now;
