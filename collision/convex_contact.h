@@ -433,6 +433,10 @@ MJP_HD inline int SolveCore(const ConvexGeom& a, const ConvexGeom& b, const Conv
 // Step 1: GJK with cutoff = margin. 1 with *hit when the geoms are apart by at most the margin;
 // 0 when farther; -1 when they overlap or touch (no reliable direction: the penetration solvers
 // decide). *g receives GJK's result (its enclosing simplex can seed EPA).
+// "Farther" needs a proof: a converged run's distance, or an unconverged run's lower bound. A run
+// that stalled (GJK zig-zagging on a flat face of a curved pair's Minkowski difference) with the
+// margin inside its bracket [lower, distance] may be within the margin: it answers a contact at
+// dist = margin, inside the bracket like any stalled distance, rather than dropping it.
 MJP_HD inline int GjkWithinMargin(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
                                   double margin, ConvexHit* hit, GjkResult* g,
                                   const Vec3* start = nullptr) {
@@ -447,9 +451,10 @@ MJP_HD inline int GjkWithinMargin(const ConvexGeom& a, const ConvexGeom& b, cons
   const double length = std::sqrt(Dot(gap, gap));
   if (!(length > 1e-12 * (GeomScale(a) + GeomScale(b))))
     return -1;
-  if (g->distance > margin)
+  if (g->distance > margin && (g->converged || g->lower > margin))
     return 0;
-  *hit = {g->distance, gap * (1 / length), g->on_a, g->on_b};
+  const double dist = g->distance > margin ? margin : g->distance;
+  *hit = {dist, gap * (1 / length), g->on_a, g->on_b};
   return 1;
 }
 

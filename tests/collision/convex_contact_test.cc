@@ -529,6 +529,42 @@ TEST(ConvexMargin, ContactExactlyWithinMargin) {
   EXPECT_GT(within, Cases() / 20);
 }
 
+// A GJK run that stalls (capsules' and a sphere and box's flat Minkowski faces; see GjkExact)
+// ends with a bracket [lower, distance] around the distance. With the margin inside it the pair
+// may be within the margin: step 1 (ccd = gjk runs it first) keeps the contact, at dist = margin,
+// and decides "farther" only on a proof. Converged runs and margins outside the bracket answer
+// as before.
+TEST(ConvexMargin, StalledGjkWithTheMarginInsideItsBracketKeepsTheContact) {
+  const PairTypes pairs[] = {{ShapeType::kCapsule, ShapeType::kCapsule},
+                             {ShapeType::kSphere, ShapeType::kBox}};
+  ConvexSettings settings = Settings(CcdAlgorithm::kGjk);
+  settings.tolerance = 1e-11;
+  for (const PairTypes& p : pairs) {
+    RandomGeometry s(1009);
+    int stalled = 0;
+    for (long c = 0; c < Cases(); ++c) {
+      OwnedGeom a = RandomPrimitive(s, p.a, 1.0);
+      OwnedGeom b = RandomPrimitive(s, p.b, 1.0);
+      const GjkResult g =
+          GjkDistance(a.View(), b.View(), settings.max_iterations, settings.tolerance, 1e300);
+      if (g.status != GjkStatus::kSeparated || g.converged || g.distance - g.lower < 1e-13)
+        continue;
+      ++stalled;
+      // Inside the bracket: a contact, within the margin and the bracket.
+      const double margin = 0.5 * (g.lower + g.distance);
+      Contact con;
+      ASSERT_TRUE(Solve(a, b, settings, margin, &con)) << "case " << c << Repro(a, b, margin);
+      ASSERT_LE(con.dist, margin) << "case " << c << Repro(a, b, margin);
+      ASSERT_GE(con.dist, g.lower) << "case " << c << Repro(a, b, margin);
+      ASSERT_GE(con.dist, ExactDistance(a, b) - 1e-7) << "case " << c << Repro(a, b, margin);
+      // Below the bracket: provably farther.
+      ASSERT_FALSE(Solve(a, b, settings, 0.5 * g.lower, &con))
+          << "case " << c << Repro(a, b, 0.5 * g.lower);
+    }
+    EXPECT_GT(stalled, 0) << "no stalled GJK run among " << Cases() << " cases";
+  }
+}
+
 // ---- Newton on sphere/ellipsoid pairs and the face shortcut ---------------------------------
 
 // Separated pairs: Newton's signed distance is GJK's (tolerance 1e-13) within 1e-9; beyond the
