@@ -278,13 +278,15 @@ MJP_HD inline int ClipPolygon(const SupportFeature& ref, const SupportFeature& i
     pv[0][i] = inc.v[i];
   }
   for (int e = 0; e < ref.count && count > 0; ++e) {
-    const int e1 = (e + 1) % ref.count, to = 1 - from;
+    const int e1 = e + 1 == ref.count ? 0 : e + 1, to = 1 - from;
     const double au = ref.u[e], av = ref.v[e], bu = ref.u[e1], bv = ref.v[e1];
     int kept = 0;
+    // Each point's side is computed once: point i's is the previous edge's end's.
+    double sj = Cross2(au, av, bu, bv, pu[from][0], pv[from][0]);
     for (int i = 0; i < count && kept + 2 <= kMaxManifold; ++i) {
-      const int j = (i + 1) % count;
-      const double si = Cross2(au, av, bu, bv, pu[from][i], pv[from][i]);
-      const double sj = Cross2(au, av, bu, bv, pu[from][j], pv[from][j]);
+      const int j = i + 1 == count ? 0 : i + 1;
+      const double si = sj;
+      sj = Cross2(au, av, bu, bv, pu[from][j], pv[from][j]);
       if (si >= 0) {  // inside: kept
         p[to][kept] = p[from][i], pu[to][kept] = pu[from][i], pv[to][kept] = pv[from][i];
         ++kept;
@@ -314,7 +316,7 @@ MJP_HD inline int ClipSegment(const SupportFeature& ref, const SupportFeature& i
                               double* out_u, double* out_v) {
   double lo = 0, hi = 1;
   for (int e = 0; e < ref.count; ++e) {
-    const int e1 = (e + 1) % ref.count;
+    const int e1 = e + 1 == ref.count ? 0 : e + 1;
     const double s0 = Cross2(ref.u[e], ref.v[e], ref.u[e1], ref.v[e1], inc.u[0], inc.v[0]);
     const double s1 = Cross2(ref.u[e], ref.v[e], ref.u[e1], ref.v[e1], inc.u[1], inc.v[1]);
     if (s0 < 0 && s1 < 0)
