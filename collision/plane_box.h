@@ -31,9 +31,11 @@ MJP_HD inline int CollidePlaneBox(const GeomView& plane, const GeomView& box, do
                         (corner & 4) ? e[2] : -e[2]};
     const Vec3 offset = Rotate(r, local);
 
-    // Skip corners above the margin or on the upper half of the box.
+    // Skip corners on the upper half of the box or above the margin. The half is tested first:
+    // it follows the box's orientation (the predictor learns it), the height does not; in the
+    // other order this kernel ran up to 1.5x stock's time on an AMD EPYC host (same bits).
     const double offset_height = Dot(normal, offset);
-    if (center_height + offset_height > margin || offset_height > 0) {
+    if (offset_height > 0 || center_height + offset_height > margin) {
       continue;
     }
 
