@@ -281,7 +281,7 @@ MJP_HD inline int ClipPolygon(const SupportFeature& ref, const SupportFeature& i
     const int e1 = e + 1 == ref.count ? 0 : e + 1, to = 1 - from;
     const double au = ref.u[e], av = ref.v[e], bu = ref.u[e1], bv = ref.v[e1];
     int kept = 0;
-    // Each point's side is computed once: point i's is the previous edge's end's.
+    // Each point's side of the clip line is computed once: step i reuses step i − 1's side of j.
     double sj = Cross2(au, av, bu, bv, pu[from][0], pv[from][0]);
     for (int i = 0; i < count && kept + 2 <= kMaxManifold; ++i) {
       const int j = i + 1 == count ? 0 : i + 1;
