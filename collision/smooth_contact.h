@@ -47,8 +47,8 @@ MJP_HD inline double LeastCurvatureRadius(const ConvexGeom& g) {
     return e[0];
   if (g.type != ShapeType::kEllipsoid)
     return 0;
-  const double lo = e[0] < e[1] ? (e[0] < e[2] ? e[0] : e[2]) : (e[1] < e[2] ? e[1] : e[2]);
-  const double hi = e[0] > e[1] ? (e[0] > e[2] ? e[0] : e[2]) : (e[1] > e[2] ? e[1] : e[2]);
+  const double lo = std::fmin(e[0], std::fmin(e[1], e[2]));
+  const double hi = std::fmax(e[0], std::fmax(e[1], e[2]));
   return lo * lo / hi;
 }
 
@@ -381,12 +381,9 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
           const int across = edge >= 0 ? flipped | (1 << edge) : flipped;
           const int face = across == 3 ? 2 : (across == 5 ? 1 : (across == 6 ? 0 : -1));
           const double reached = h < h_last ? h : h_last;
-          if (face >= 0 && smooth::FaceOptimum(a, b, *box, face, n, reached + tolerance, &result)) {
-            if (result.dist < -deep)
-              result.status = SmoothStatus::kUncertified;
-            else if (result.dist > margin)
-              result.status = SmoothStatus::kBeyond;
-          }
+          if (face >= 0 && smooth::FaceOptimum(a, b, *box, face, n, reached + tolerance, &result) &&
+              result.dist < -deep)
+            result.status = SmoothStatus::kUncertified;  // as a converged iterate below
           return result;
         }
         if (++switches > kMaxCornerSwitches)

@@ -22,24 +22,31 @@ namespace mjportal {
 
 // The convex solvers' path counters, in the order of mjportal_solverCounts.
 constexpr int kSolverCounterCount = MJPORTAL_SOLVER_COUNTERS;
-inline constexpr const char* kSolverCounterNames[kSolverCounterCount] = {
-    "gjk",
-    "mpr",
-    "epa",
-    "epa_unconverged",
-    "epa_deep",
-    "epa_not_minimal",
-    "perturbed",
-    "bad_pose",
-    "clipped",
-    "core",
-    "face",
-    "along_normal",
-    "newton",
-    "axis_hint",
-    "shallower_exit",
-    "uncertified",
+// Each counter's name and its field in collision::ConvexCounters, in one table.
+struct SolverCounter {
+  const char* name;
+  long collision::ConvexCounters::*field;
 };
+inline constexpr SolverCounter kSolverCounters[] = {
+    {"gjk", &collision::ConvexCounters::gjk},
+    {"mpr", &collision::ConvexCounters::mpr},
+    {"epa", &collision::ConvexCounters::epa},
+    {"epa_unconverged", &collision::ConvexCounters::epa_unconverged},
+    {"epa_deep", &collision::ConvexCounters::epa_deep},
+    {"epa_not_minimal", &collision::ConvexCounters::epa_not_minimal},
+    {"perturbed", &collision::ConvexCounters::perturbed},
+    {"bad_pose", &collision::ConvexCounters::bad_pose},
+    {"clipped", &collision::ConvexCounters::clipped},
+    {"core", &collision::ConvexCounters::core},
+    {"face", &collision::ConvexCounters::face},
+    {"along_normal", &collision::ConvexCounters::along_normal},
+    {"newton", &collision::ConvexCounters::newton},
+    {"axis_hint", &collision::ConvexCounters::axis_hint},
+    {"shallower_exit", &collision::ConvexCounters::shallower_exit},
+    {"uncertified", &collision::ConvexCounters::uncertified},
+};
+static_assert(sizeof(kSolverCounters) / sizeof(kSolverCounters[0]) == kSolverCounterCount,
+              "MJPORTAL_SOLVER_COUNTERS must match the counter table");
 
 class InstanceState {
  public:
@@ -80,27 +87,10 @@ class InstanceState {
 
   // Adds one call's solver path counts.
   void AddSolverCounts(const collision::ConvexCounters& c) {
-    const long values[kSolverCounterCount] = {
-        c.gjk,
-        c.mpr,
-        c.epa,
-        c.epa_unconverged,
-        c.epa_deep,
-        c.epa_not_minimal,
-        c.perturbed,
-        c.bad_pose,
-        c.clipped,
-        c.core,
-        c.face,
-        c.along_normal,
-        c.newton,
-        c.axis_hint,
-        c.shallower_exit,
-        c.uncertified,
-    };
     for (int i = 0; i < kSolverCounterCount; ++i) {
-      if (values[i] != 0)
-        solver_[i].fetch_add(values[i], std::memory_order_relaxed);
+      const long value = c.*kSolverCounters[i].field;
+      if (value != 0)
+        solver_[i].fetch_add(value, std::memory_order_relaxed);
     }
   }
   std::int64_t solver(int i) const { return solver_[i].load(); }

@@ -158,7 +158,7 @@ int mjportal_solverCounts(const mjModel* m, const mjData* d, long long* counts) 
 }
 
 const char* mjportal_solverCounterName(int i) {
-  return i >= 0 && i < mjportal::kSolverCounterCount ? mjportal::kSolverCounterNames[i] : nullptr;
+  return i >= 0 && i < mjportal::kSolverCounterCount ? mjportal::kSolverCounters[i].name : nullptr;
 }
 
 long long mjportal_supportFieldBytes(const mjModel* m, const mjData* d) {
