@@ -47,8 +47,11 @@ MJP_HD inline double LeastCurvatureRadius(const ConvexGeom& g) {
     return e[0];
   if (g.type != ShapeType::kEllipsoid)
     return 0;
-  const double lo = std::fmin(e[0], std::fmin(e[1], e[2]));
-  const double hi = std::fmax(e[0], std::fmax(e[1], e[2]));
+  double lo = e[0], hi = e[0];  // compares, not fmin/fmax: those are library calls here
+  for (int k = 1; k < 3; ++k) {
+    lo = e[k] < lo ? e[k] : lo;
+    hi = e[k] > hi ? e[k] : hi;
+  }
   return lo * lo / hi;
 }
 
