@@ -130,20 +130,21 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
     return result;
   }
 
-  // 2. Refinement.
+  // 2. Refinement. The support query takes the portal's normal unnormalized (a support point
+  // does not depend on the direction's length), so the square root and division that give the
+  // tolerance test its unit normal run beside the query, not before it.
   for (result.iterations = 0; result.iterations < max_iterations; ++result.iterations) {
     n = Cross(v2.v - v1.v, v3.v - v1.v);
     const double length = std::sqrt(Dot(n, n));
     if (!(length > 1e-300)) {
       break;  // degenerate portal: keep the last answer
     }
-    n = n * (1 / length);
     const Vertex v4 = MinkowskiSupport(a, b, n);
     if (Dot(v4.v, n) < 0) {
       result.separating = n;
       return result;  // the supporting plane along n passes the origin: separated
     }
-    if (Dot(v4.v - v1.v, n) <= tolerance) {
+    if (Dot(v4.v - v1.v, n) <= tolerance * length) {
       result.converged = true;
       break;
     }
