@@ -81,8 +81,7 @@ MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3
           entry = mesh.hint;
         } else if (mesh.field != nullptr) {  // fast mode: O(1) lookup (+ exact climb)
           const SupportFieldView field = {mesh.field_res, mesh.field};
-          int ties = 0;
-          v = QuerySupportField(field, mesh, d, mesh.field_refine, &ties, &entry);
+          v = QuerySupportField(field, mesh, d, mesh.field_refine, nullptr, &entry);
           if (mesh.warm_start && mesh.field_refine && mesh.graph != nullptr)
             mesh.hint = entry;  // later queries of this solve climb from here
         } else {

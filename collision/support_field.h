@@ -232,7 +232,8 @@ MJP_HD inline FieldCell LocateFieldCell(int res, const Vec3& d) {
 }
 
 // Support vertex (index into mesh.vert) of `mesh` along local direction d, from its field.
-// *ties receives how many distinct vertices of the four surrounding cells tie for the maximum;
+// *ties (when given) receives how many distinct vertices of the four surrounding cells tie for
+// the maximum (uncounted without: the support function has no use for it);
 // *entry_out (optional) the answer's entry (hull-local id with a graph).
 // With `refine` the answer is the exact extreme vertex; without, the best of the four cells.
 // A certified patch answers from its entry: the vertex both would return, with no tie.
@@ -244,7 +245,8 @@ MJP_HD inline int QuerySupportField(const SupportFieldView& field, const MeshVie
   const int32_t corner = field.vertex[cell.is[0] * field.res + cell.js[0]];
   if (corner & support_field::kWholePatch) {
     const int whole = corner & support_field::kEntryMask;
-    *ties = 1;
+    if (ties != nullptr)
+      *ties = 1;
     if (entry_out != nullptr)
       *entry_out = whole;
     return VertexOf(mesh, whole);
@@ -261,7 +263,7 @@ MJP_HD inline int QuerySupportField(const SupportFieldView& field, const MeshVie
         best = entry;
         n_distinct = 0;
       }
-      if (value == best_value) {
+      if (ties != nullptr && value == best_value) {
         bool seen = false;
         for (int k = 0; k < n_distinct; ++k)
           seen |= distinct[k] == entry;
@@ -270,7 +272,8 @@ MJP_HD inline int QuerySupportField(const SupportFieldView& field, const MeshVie
       }
     }
   }
-  *ties = n_distinct;
+  if (ties != nullptr)
+    *ties = n_distinct;
   const int entry = refine ? support_field::Climb(mesh, d, best) : best;
   if (entry_out != nullptr)
     *entry_out = entry;
