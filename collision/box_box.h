@@ -53,7 +53,7 @@ MJP_HD inline bool ClipHalfPlane(const Polygon& in, Polygon& out, int coord, dou
   }
   out.count = 0;
   for (int k = 0; k < in.count; ++k) {
-    const int next = k + 1 == in.count ? 0 : k + 1;
+    const int next = CyclicNext(k, in.count);
     const double* p = in.v[k];
     const double dp = d[k], dq = d[next];
 

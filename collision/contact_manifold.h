@@ -278,13 +278,13 @@ MJP_HD inline int ClipPolygon(const SupportFeature& ref, const SupportFeature& i
     pv[0][i] = inc.v[i];
   }
   for (int e = 0; e < ref.count && count > 0; ++e) {
-    const int e1 = e + 1 == ref.count ? 0 : e + 1, to = 1 - from;
+    const int e1 = CyclicNext(e, ref.count), to = 1 - from;
     const double au = ref.u[e], av = ref.v[e], bu = ref.u[e1], bv = ref.v[e1];
     int kept = 0;
     // Each point's side of the clip line is computed once: step i reuses step i − 1's side of j.
     double sj = Cross2(au, av, bu, bv, pu[from][0], pv[from][0]);
     for (int i = 0; i < count && kept + 2 <= kMaxManifold; ++i) {
-      const int j = i + 1 == count ? 0 : i + 1;
+      const int j = CyclicNext(i, count);
       const double si = sj;
       sj = Cross2(au, av, bu, bv, pu[from][j], pv[from][j]);
       if (si >= 0) {  // inside: kept
@@ -316,7 +316,7 @@ MJP_HD inline int ClipSegment(const SupportFeature& ref, const SupportFeature& i
                               double* out_u, double* out_v) {
   double lo = 0, hi = 1;
   for (int e = 0; e < ref.count; ++e) {
-    const int e1 = e + 1 == ref.count ? 0 : e + 1;
+    const int e1 = CyclicNext(e, ref.count);
     const double s0 = Cross2(ref.u[e], ref.v[e], ref.u[e1], ref.v[e1], inc.u[0], inc.v[0]);
     const double s1 = Cross2(ref.u[e], ref.v[e], ref.u[e1], ref.v[e1], inc.u[1], inc.v[1]);
     if (s0 < 0 && s1 < 0)

@@ -80,7 +80,6 @@ MJP_HD inline double NativeQuadArea(const Vec3& a, const Vec3& b, const Vec3& c,
 // then c, then b while the area grows, for each a). Loops are capped; they end long before on
 // finite input.
 MJP_HD inline void NativePolygonQuad(int res[4], const Vec3* poly, int nvert) {
-  auto next = [nvert](int i) { return i == nvert - 1 ? 0 : i + 1; };
   int a = 0, b = 1, c = 2, d = 3;
   res[0] = a, res[1] = b, res[2] = c, res[3] = d;
   double m = NativeQuadArea(poly[a], poly[b], poly[c], poly[d]);
@@ -88,38 +87,38 @@ MJP_HD inline void NativePolygonQuad(int res[4], const Vec3* poly, int nvert) {
   int steps = 0;
   for (; a < nvert; ++a) {
     while (steps++ < cap) {
-      double m_next = NativeQuadArea(poly[a], poly[b], poly[c], poly[next(d)]);
+      double m_next = NativeQuadArea(poly[a], poly[b], poly[c], poly[CyclicNext(d, nvert)]);
       if (m_next <= m) {
         break;
       }
       m = m_next;
-      d = next(d);
+      d = CyclicNext(d, nvert);
       res[0] = a, res[1] = b, res[2] = c, res[3] = d;
       while (steps++ < cap) {
-        m_next = NativeQuadArea(poly[a], poly[b], poly[next(c)], poly[d]);
+        m_next = NativeQuadArea(poly[a], poly[b], poly[CyclicNext(c, nvert)], poly[d]);
         if (m_next <= m) {
           break;
         }
         m = m_next;
-        c = next(c);
+        c = CyclicNext(c, nvert);
         res[0] = a, res[1] = b, res[2] = c, res[3] = d;
       }
       while (steps++ < cap) {
-        m_next = NativeQuadArea(poly[a], poly[next(b)], poly[c], poly[d]);
+        m_next = NativeQuadArea(poly[a], poly[CyclicNext(b, nvert)], poly[c], poly[d]);
         if (m_next <= m) {
           break;
         }
         m = m_next;
-        b = next(b);
+        b = CyclicNext(b, nvert);
         res[0] = a, res[1] = b, res[2] = c, res[3] = d;
       }
     }
     if (b == a) {
-      b = next(b);
+      b = CyclicNext(b, nvert);
       if (c == b) {
-        c = next(c);
+        c = CyclicNext(c, nvert);
         if (d == c) {
-          d = next(d);
+          d = CyclicNext(d, nvert);
         }
       }
     }

@@ -16,4 +16,9 @@ namespace mjportal::collision {
 // Smallest denominator the kernels accept (MuJoCo's mjMINVAL for double precision).
 constexpr double kMinVal = 1e-15;
 
+// The index after i in a cyclic list of n (polygon vertices, edges): a compare, not a remainder.
+MJP_HD MJP_INLINE int CyclicNext(int i, int n) {
+  return i + 1 == n ? 0 : i + 1;
+}
+
 }  // namespace mjportal::collision
