@@ -12,14 +12,18 @@
 //   box                 the corners within band (1, 2, 3 or 4)
 //   mesh                the hull vertices within band, gathered by a breadth-first walk of the
 //                       hull graph from the support vertex (at most kMaxFeaturePoints)
-// Three or more points are made a convex polygon in the plane ⊥ n (2D hull, counter-clockwise
-// about n); collinear ones a segment. Then, in that plane:
+// Both features are gathered first (a one-point feature ends the call before any projection), then
+// taken into the frame (t1, t2, n); three or more points are made a convex polygon in the plane
+// ⊥ n (2D hull, counter-clockwise about n; a cylinder's cap comes in that order); collinear ones a
+// segment. Then, in that plane:
 //   polygon–polygon   the flatter polygon (smaller height spread along n) is the reference;
 //                     the other (incident) is clipped against each reference edge
 //   polygon–segment   the segment is clipped against the polygon
 //   segment–segment   nearly parallel: the two ends of their overlap; crossing: none
 //   with a point      none (the caller keeps its first contact)
-// Each clipped point x of the incident feature (a 3D point on it) gets
+// Projected points keep only in-plane coordinates (u, v) and height h along n; world points are
+// rebuilt as u t1 + v t2 + h n only for the contacts written. Each clipped
+// point x of the incident feature (on it: clipping interpolates u, v and h alike) gets
 //   dist = h_B(x) − h_A(x), heights along n; the reference's height is its extreme plane (a
 //   polygon) or its line interpolated at x (a segment)
 // and the contact sits halfway between the two heights. Points with dist > margin are dropped;
@@ -39,33 +43,42 @@ constexpr int kMaxFeaturePoints = 16;  // points kept per support feature
 constexpr int kCapSides = 8;           // a cylinder cap as a regular polygon
 constexpr int kMaxManifold = kMaxFeaturePoints * 2 + 2;
 
-// A support feature: its points in world coordinates (a convex polygon, counter-clockwise about
-// n, when count >= 3) with their 2D coordinates in the plane ⊥ n and heights along n.
+// The contact frame: unit normal n (A towards B) and the tangents t1, t2 (t1 × t2 = n).
+struct ContactFrame {
+  Vec3 n, t1, t2;
+};
+
+// A support feature in the contact frame: in-plane coordinates (u, v) = (t1 · p, t2 · p) and
+// heights h = n · p of its points (a convex polygon, counter-clockwise about n, when ordered and
+// count >= 3).
 struct SupportFeature {
   int count = 0;
+  double u[kMaxFeaturePoints], v[kMaxFeaturePoints], h[kMaxFeaturePoints];
+};
+
+// A support feature as gathered: its points in the geom's frame (`local`: meshes, boxes) or in
+// the world, and whether they already form a convex polygon counter-clockwise about n (`ordered`:
+// a cylinder's cap).
+struct RawPoints {
+  int count = 0;
+  bool local = false;
+  bool ordered = false;
   Vec3 p[kMaxFeaturePoints];
-  double u[kMaxFeaturePoints], v[kMaxFeaturePoints];  // in-plane coordinates (t1, t2)
-  double h[kMaxFeaturePoints];                        // n · p
 };
 
 namespace manifold {
 
 // Appends a point unless the feature is full.
-MJP_HD inline void Add(SupportFeature* f, const Vec3& p) {
-  if (f->count < kMaxFeaturePoints)
-    f->p[f->count++] = p;
+MJP_HD MJP_INLINE void Add(RawPoints* r, const Vec3& p) {
+  if (r->count < kMaxFeaturePoints)
+    r->p[r->count++] = p;
 }
 
-// The mesh's hull vertices within band of its supporting plane along local direction d: a
-// breadth-first walk of the hull graph from the support vertex (a scan without a graph).
-MJP_HD inline void MeshFeature(const GeomView& g, const Vec3& d, double band, SupportFeature* f) {
-  const MeshView& mesh = *g.mesh;
-  const auto world = [&](int vertex) {
-    const float* q = mesh.vert + 3 * vertex;
-    const Vec3 local = {static_cast<double>(q[0]), static_cast<double>(q[1]),
-                        static_cast<double>(q[2])};
-    return Rotate(g.mat, local) + Load3(g.pos);
-  };
+// The mesh's hull vertices within band of its supporting plane along local direction d (in the
+// mesh frame): a breadth-first walk of the hull graph from the support vertex (a scan without a
+// graph).
+MJP_HD inline void MeshFeature(const MeshView& mesh, const Vec3& d, double band, RawPoints* r) {
+  r->local = true;
   if (mesh.graph == nullptr) {
     double top = -1e300;
     for (int i = 0; i < mesh.nvert; ++i) {
@@ -74,7 +87,7 @@ MJP_HD inline void MeshFeature(const GeomView& g, const Vec3& d, double band, Su
     }
     for (int i = 0; i < mesh.nvert; ++i) {
       if (DotVertex(d, mesh.vert, i) >= top - band)
-        Add(f, world(i));
+        Add(r, MeshPoint(mesh.vert, i));
     }
     return;
   }
@@ -99,12 +112,13 @@ MJP_HD inline void MeshFeature(const GeomView& g, const Vec3& d, double band, Su
     }
   }
   for (int i = 0; i < queued; ++i)
-    Add(f, Rotate(g.mat, support_field::EntryPoint(mesh, queue[i])) + Load3(g.pos));
+    Add(r, support_field::EntryPoint(mesh, queue[i]));
 }
 
-// The raw support feature of geom g along world direction dir (unit), unordered.
-MJP_HD inline void RawFeature(const ConvexGeom& geom, const Vec3& dir, double band,
-                              SupportFeature* f) {
+// The raw support feature of geom g along `sign` × n (A: +1, B: −1; n unit).
+MJP_HD inline void RawFeature(const ConvexGeom& geom, const Vec3& n, double sign, double band,
+                              RawPoints* r) {
+  const Vec3 dir = n * sign;
   const GeomView& g = geom.view;
   const double* size = g.size;
   const Vec3 pos = Load3(g.pos);
@@ -115,10 +129,10 @@ MJP_HD inline void RawFeature(const ConvexGeom& geom, const Vec3& dir, double ba
       const Vec3 tip = pos + dir * size[0];
       const Vec3 half = axis * size[1];
       if (2 * size[1] * std::fabs(c) <= band) {
-        Add(f, tip + half);
-        Add(f, tip - half);
+        Add(r, tip + half);
+        Add(r, tip - half);
       } else {
-        Add(f, c >= 0 ? tip + half : tip - half);
+        Add(r, c >= 0 ? tip + half : tip - half);
       }
       return;
     }
@@ -128,39 +142,69 @@ MJP_HD inline void RawFeature(const ConvexGeom& geom, const Vec3& dir, double ba
       const Vec3 radial = dir - axis * c;
       const double radial_length = std::sqrt(Dot(radial, radial));
       if (2 * size[0] * radial_length <= band) {
+        // The rim counter-clockwise about n: about the axis when the axis points along n, else
+        // the reverse (the cap lies nearly flat in the plane ⊥ n, so the projection keeps the
+        // turn).
         const Vec3 x = Column(g.mat, 0), y = Column(g.mat, 1);
+        const double turn = Dot(axis, n) > 0 ? 1 : -1;
+        r->ordered = true;
         for (int k = 0; k < kCapSides; ++k) {
-          const double angle = 2 * support_field::kPi * k / kCapSides;
-          Add(f, cap + (x * std::cos(angle) + y * std::sin(angle)) * size[0]);
+          const double angle = turn * 2 * support_field::kPi * k / kCapSides;
+          Add(r, cap + (x * std::cos(angle) + y * std::sin(angle)) * size[0]);
         }
         return;
       }
       const Vec3 rim = radial * (size[0] / radial_length);
-      Add(f, cap + rim);
+      Add(r, cap + rim);
       if (2 * size[1] * std::fabs(c) <= band)
-        Add(f, cap - axis * (c >= 0 ? 2 * size[1] : -2 * size[1]) + rim);
+        Add(r, cap - axis * (c >= 0 ? 2 * size[1] : -2 * size[1]) + rim);
       return;
     }
     case ShapeType::kBox: {
       const Vec3 d = RotateT(g.mat, dir);
       const double top =
           std::fabs(d.x) * size[0] + std::fabs(d.y) * size[1] + std::fabs(d.z) * size[2];
+      r->local = true;
       for (int corner = 0; corner < 8; ++corner) {
-        const Vec3 local = {corner & 1 ? size[0] : -size[0], corner & 2 ? size[1] : -size[1],
-                            corner & 4 ? size[2] : -size[2]};
-        if (Dot(d, local) >= top - band)
-          Add(f, Rotate(g.mat, local) + pos);
+        const Vec3 q = {corner & 1 ? size[0] : -size[0], corner & 2 ? size[1] : -size[1],
+                        corner & 4 ? size[2] : -size[2]};
+        if (Dot(d, q) >= top - band)
+          Add(r, q);
       }
       return;
     }
     case ShapeType::kMesh:
       if (g.mesh != nullptr && g.mesh->nvert > 0)
-        MeshFeature(g, RotateT(g.mat, dir), band, f);
+        MeshFeature(*g.mesh, RotateT(g.mat, dir), band, r);
       return;
     default:  // sphere, ellipsoid: strictly convex
-      Add(f, SupportPoint(geom.type, g, dir));
+      Add(r, SupportPoint(geom.type, g, dir));
       return;
   }
+}
+
+// The raw points in the contact frame: u = t1 · p, v = t2 · p, h = n · p. Points in the geom's
+// frame go through the frame's axes turned into it (one product per axis, no rotation to the
+// world first).
+MJP_HD inline void Project(const GeomView& g, const RawPoints& r, const ContactFrame& frame,
+                           SupportFeature* f) {
+  Vec3 t1 = frame.t1, t2 = frame.t2, n = frame.n;
+  double o1 = 0, o2 = 0, on = 0;
+  if (r.local) {
+    const Vec3 pos = Load3(g.pos);
+    t1 = RotateT(g.mat, frame.t1);
+    t2 = RotateT(g.mat, frame.t2);
+    n = RotateT(g.mat, frame.n);
+    o1 = Dot(frame.t1, pos);
+    o2 = Dot(frame.t2, pos);
+    on = Dot(frame.n, pos);
+  }
+  for (int i = 0; i < r.count; ++i) {
+    f->u[i] = Dot(t1, r.p[i]) + o1;
+    f->v[i] = Dot(t2, r.p[i]) + o2;
+    f->h[i] = Dot(n, r.p[i]) + on;
+  }
+  f->count = r.count;
 }
 
 // 2D cross product of (b − a) and (c − a).
@@ -168,30 +212,31 @@ MJP_HD MJP_INLINE double Cross2(double au, double av, double bu, double bv, doub
   return (bu - au) * (cv - av) - (bv - av) * (cu - au);
 }
 
-// Orders the feature in the plane (t1, t2): a counter-clockwise convex polygon (Andrew's monotone
-// chain), or its two extreme points when collinear within `flat` (an area-like tolerance).
-MJP_HD inline void OrderFeature(SupportFeature* f, const Vec3& n, const Vec3& t1, const Vec3& t2,
-                                double flat) {
-  const int count = f->count;
-  for (int i = 0; i < count; ++i) {
-    f->u[i] = Dot(t1, f->p[i]);
-    f->v[i] = Dot(t2, f->p[i]);
-    f->h[i] = Dot(n, f->p[i]);
-  }
-  if (count < 3)
+// The raw feature ordered in the plane: a counter-clockwise convex polygon (Andrew's monotone
+// chain), or its two extreme points when collinear within `flat` (an area-like tolerance);
+// fewer than three points as they are.
+MJP_HD inline void OrderFeature(const SupportFeature& raw, double flat, SupportFeature* out) {
+  const int count = raw.count;
+  if (count < 3) {
+    *out = raw;
     return;
-  // Sort by (u, v): insertion sort on an index list.
-  int order[kMaxFeaturePoints];
-  for (int i = 0; i < count; ++i) {
-    int j = i;
-    for (; j > 0; --j) {
-      const int o = order[j - 1];
-      if (f->u[o] < f->u[i] || (f->u[o] == f->u[i] && f->v[o] <= f->v[i]))
-        break;
-      order[j] = o;
-    }
-    order[j] = i;
   }
+  // Sort by (u, v), ties by index: each point's rank counts the points before it, each pair
+  // compared once and with no data-dependent branch (the points arrive in walk order, which a
+  // comparison sort mispredicts).
+  int rank[kMaxFeaturePoints] = {};
+  for (int i = 1; i < count; ++i) {
+    for (int j = 0; j < i; ++j) {
+      // j (the earlier index) goes first unless i's key is strictly smaller.
+      const int i_first =
+          int(raw.u[i] < raw.u[j]) | (int(raw.u[i] == raw.u[j]) & int(raw.v[i] < raw.v[j]));
+      rank[j] += i_first;
+      rank[i] += i_first ^ 1;
+    }
+  }
+  int order[kMaxFeaturePoints];
+  for (int i = 0; i < count; ++i)
+    order[rank[i]] = i;
   // Lower then upper hull; points turning by less than `flat` are dropped as collinear.
   int hull[2 * kMaxFeaturePoints];
   int k = 0;
@@ -199,24 +244,21 @@ MJP_HD inline void OrderFeature(SupportFeature* f, const Vec3& n, const Vec3& t1
     const int base = k;
     for (int s = 0; s < count; ++s) {
       const int i = pass == 0 ? order[s] : order[count - 1 - s];
-      while (k >= base + 2 && Cross2(f->u[hull[k - 2]], f->v[hull[k - 2]], f->u[hull[k - 1]],
-                                     f->v[hull[k - 1]], f->u[i], f->v[i]) <= flat)
+      while (k >= base + 2 && Cross2(raw.u[hull[k - 2]], raw.v[hull[k - 2]], raw.u[hull[k - 1]],
+                                     raw.v[hull[k - 1]], raw.u[i], raw.v[i]) <= flat)
         --k;
       hull[k++] = i;
     }
     --k;  // the last point starts the other chain
   }
-  SupportFeature ordered;
   const int n_hull = k < 2 ? 2 : k;
   for (int i = 0; i < n_hull; ++i) {
     const int src = k < 2 ? order[i == 0 ? 0 : count - 1] : hull[i];
-    ordered.p[i] = f->p[src];
-    ordered.u[i] = f->u[src];
-    ordered.v[i] = f->v[src];
-    ordered.h[i] = f->h[src];
+    out->u[i] = raw.u[src];
+    out->v[i] = raw.v[src];
+    out->h[i] = raw.h[src];
   }
-  ordered.count = n_hull;
-  *f = ordered;
+  out->count = n_hull;
 }
 
 // Height spread of a feature along n.
@@ -229,10 +271,9 @@ MJP_HD inline double Spread(const SupportFeature& f) {
   return hi - lo;
 }
 
-// A candidate contact: in-plane coordinates, signed distance and midpoint.
+// A candidate contact: in-plane coordinates, signed distance and the midpoint's height.
 struct Candidate {
-  double u, v, dist;
-  Vec3 pos;
+  double u, v, dist, h;
 };
 
 // The reference feature's height at (u, v): its extreme plane (polygon: A's highest, B's lowest
@@ -252,50 +293,58 @@ MJP_HD inline double ReferenceHeight(const SupportFeature& ref, bool ref_is_a, d
   return extreme;
 }
 
-// Points at parameters lo and hi of the incident segment (3D and in-plane).
-MJP_HD inline int SegmentPoints(const SupportFeature& inc, double lo, double hi, Vec3* out_p,
-                                double* out_u, double* out_v) {
+// The clipped incident points: up to kMaxManifold, in frame coordinates.
+struct ClippedPoints {
+  int count = 0;
+  double u[kMaxManifold], v[kMaxManifold], h[kMaxManifold];
+};
+
+// Points at parameters lo and hi of the incident segment.
+MJP_HD inline int SegmentPoints(const SupportFeature& inc, double lo, double hi,
+                                ClippedPoints* out) {
   const double ts[2] = {lo, hi};
   for (int k = 0; k < 2; ++k) {
-    out_p[k] = inc.p[0] + (inc.p[1] - inc.p[0]) * ts[k];
-    out_u[k] = inc.u[0] + (inc.u[1] - inc.u[0]) * ts[k];
-    out_v[k] = inc.v[0] + (inc.v[1] - inc.v[0]) * ts[k];
+    out->u[k] = inc.u[0] + (inc.u[1] - inc.u[0]) * ts[k];
+    out->v[k] = inc.v[0] + (inc.v[1] - inc.v[0]) * ts[k];
+    out->h[k] = inc.h[0] + (inc.h[1] - inc.h[0]) * ts[k];
   }
+  out->count = 2;
   return 2;
 }
 
 // Clips the incident polygon against each edge of the counter-clockwise reference polygon
-// (Sutherland–Hodgman); clipped points stay on the incident polygon (3D interpolation). Returns
-// the count written to out_p / out_u / out_v.
-MJP_HD inline int ClipPolygon(const SupportFeature& ref, const SupportFeature& inc, Vec3* out_p,
-                              double* out_u, double* out_v) {
-  Vec3 p[2][kMaxManifold];
-  double pu[2][kMaxManifold], pv[2][kMaxManifold];
+// (Sutherland–Hodgman); clipped points stay on the incident polygon (u, v and h interpolated
+// alike). Returns the count written to *out.
+MJP_HD inline int ClipPolygon(const SupportFeature& ref, const SupportFeature& inc,
+                              ClippedPoints* out) {
+  ClippedPoints p[2];
   int count = inc.count, from = 0;
   for (int i = 0; i < count; ++i) {
-    p[0][i] = inc.p[i];
-    pu[0][i] = inc.u[i];
-    pv[0][i] = inc.v[i];
+    p[0].u[i] = inc.u[i];
+    p[0].v[i] = inc.v[i];
+    p[0].h[i] = inc.h[i];
   }
   for (int e = 0; e < ref.count && count > 0; ++e) {
     const int e1 = CyclicNext(e, ref.count), to = 1 - from;
     const double au = ref.u[e], av = ref.v[e], bu = ref.u[e1], bv = ref.v[e1];
+    const ClippedPoints& src = p[from];
+    ClippedPoints& dst = p[to];
     int kept = 0;
     // Each point's side of the clip line is computed once: step i reuses step i − 1's side of j.
-    double sj = Cross2(au, av, bu, bv, pu[from][0], pv[from][0]);
+    double sj = Cross2(au, av, bu, bv, src.u[0], src.v[0]);
     for (int i = 0; i < count && kept + 2 <= kMaxManifold; ++i) {
       const int j = CyclicNext(i, count);
       const double si = sj;
-      sj = Cross2(au, av, bu, bv, pu[from][j], pv[from][j]);
+      sj = Cross2(au, av, bu, bv, src.u[j], src.v[j]);
       if (si >= 0) {  // inside: kept
-        p[to][kept] = p[from][i], pu[to][kept] = pu[from][i], pv[to][kept] = pv[from][i];
+        dst.u[kept] = src.u[i], dst.v[kept] = src.v[i], dst.h[kept] = src.h[i];
         ++kept;
       }
       if ((si >= 0) != (sj >= 0)) {  // the edge crosses the clip line: its crossing point
         const double t = si / (si - sj);
-        p[to][kept] = p[from][i] + (p[from][j] - p[from][i]) * t;
-        pu[to][kept] = pu[from][i] + (pu[from][j] - pu[from][i]) * t;
-        pv[to][kept] = pv[from][i] + (pv[from][j] - pv[from][i]) * t;
+        dst.u[kept] = src.u[i] + (src.u[j] - src.u[i]) * t;
+        dst.v[kept] = src.v[i] + (src.v[j] - src.v[i]) * t;
+        dst.h[kept] = src.h[i] + (src.h[j] - src.h[i]) * t;
         ++kept;
       }
     }
@@ -303,17 +352,18 @@ MJP_HD inline int ClipPolygon(const SupportFeature& ref, const SupportFeature& i
     from = to;
   }
   for (int i = 0; i < count; ++i) {
-    out_p[i] = p[from][i];
-    out_u[i] = pu[from][i];
-    out_v[i] = pv[from][i];
+    out->u[i] = p[from].u[i];
+    out->v[i] = p[from].v[i];
+    out->h[i] = p[from].h[i];
   }
+  out->count = count;
   return count;
 }
 
 // Clips the incident segment (points 0 and 1) to the counter-clockwise reference polygon: the
 // parameter interval inside every edge's half-plane. Returns 0 or 2 points.
-MJP_HD inline int ClipSegment(const SupportFeature& ref, const SupportFeature& inc, Vec3* out_p,
-                              double* out_u, double* out_v) {
+MJP_HD inline int ClipSegment(const SupportFeature& ref, const SupportFeature& inc,
+                              ClippedPoints* out) {
   double lo = 0, hi = 1;
   for (int e = 0; e < ref.count; ++e) {
     const int e1 = CyclicNext(e, ref.count);
@@ -331,7 +381,7 @@ MJP_HD inline int ClipSegment(const SupportFeature& ref, const SupportFeature& i
   }
   if (!(hi >= lo))
     return 0;
-  return SegmentPoints(inc, lo, hi, out_p, out_u, out_v);
+  return SegmentPoints(inc, lo, hi, out);
 }
 
 // Keeps at most `capacity` candidates (capacity >= 1): the deepest; the farthest from it; the
@@ -412,18 +462,31 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const V
     const double cap = 0.1 * scale;
     return kFeatureBand * scale + (reach < cap ? (reach > 0 ? reach : 0) : cap);
   };
-  SupportFeature fa, fb;
-  manifold::RawFeature(a, n, band(scale_a), &fa);
-  if (fa.count < 2)
+  RawPoints raw_a, raw_b;
+  manifold::RawFeature(a, n, 1, band(scale_a), &raw_a);
+  if (raw_a.count < 2)
     return 0;
-  manifold::RawFeature(b, -n, band(scale_b), &fb);
-  if (fb.count < 2)
+  manifold::RawFeature(b, n, -1, band(scale_b), &raw_b);
+  if (raw_b.count < 2)
     return 0;
-  Vec3 t1, t2;
-  TangentFrame(n, &t1, &t2);
-  // Turns of less than 1e-10 of the scale squared are collinear.
-  manifold::OrderFeature(&fa, n, t1, t2, 1e-10 * scale_a * scale_a);
-  manifold::OrderFeature(&fb, n, t1, t2, 1e-10 * scale_b * scale_b);
+  ContactFrame frame;
+  frame.n = n;
+  TangentFrame(n, &frame.t1, &frame.t2);
+  // In the contact frame, each ordered unless it came ordered; turns of less than 1e-10 of the
+  // scale squared are collinear.
+  SupportFeature fa, fb, projected;
+  if (raw_a.ordered) {
+    manifold::Project(a.view, raw_a, frame, &fa);
+  } else {
+    manifold::Project(a.view, raw_a, frame, &projected);
+    manifold::OrderFeature(projected, 1e-10 * scale_a * scale_a, &fa);
+  }
+  if (raw_b.ordered) {
+    manifold::Project(b.view, raw_b, frame, &fb);
+  } else {
+    manifold::Project(b.view, raw_b, frame, &projected);
+    manifold::OrderFeature(projected, 1e-10 * scale_b * scale_b, &fb);
+  }
 
   // Reference: a polygon (the flatter one when both are), else A's segment.
   bool ref_is_a;
@@ -435,12 +498,13 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const V
   const SupportFeature& ref = ref_is_a ? fa : fb;
   const SupportFeature& inc = ref_is_a ? fb : fa;
 
-  Vec3 p[kMaxManifold];
-  double pu[kMaxManifold], pv[kMaxManifold];
-  int count = 0;
+  manifold::ClippedPoints p;
   if (ref.count >= 3) {
-    count = inc.count >= 3 ? manifold::ClipPolygon(ref, inc, p, pu, pv)
-                           : manifold::ClipSegment(ref, inc, p, pu, pv);
+    if (inc.count >= 3) {
+      manifold::ClipPolygon(ref, inc, &p);
+    } else {
+      manifold::ClipSegment(ref, inc, &p);
+    }
   } else {
     // Segment–segment: the ends of their overlap when parallel within about 1°.
     const double ru = ref.u[1] - ref.u[0], rv = ref.v[1] - ref.v[0];
@@ -462,24 +526,24 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const V
     hi = hi > 1 ? 1 : hi;
     if (!(hi > lo))
       return 0;
-    count = manifold::SegmentPoints(inc, lo, hi, p, pu, pv);
+    manifold::SegmentPoints(inc, lo, hi, &p);
   }
 
-  // Distances along n and the midpoints; beyond the margin dropped.
+  // Distances along n and the midpoints' heights; beyond the margin dropped.
   Candidate c[kMaxManifold];
   int kept = 0;
-  for (int i = 0; i < count; ++i) {
-    const double h_inc = Dot(n, p[i]);
-    const double h_ref = manifold::ReferenceHeight(ref, ref_is_a, pu[i], pv[i]);
-    const double dist = ref_is_a ? h_inc - h_ref : h_ref - h_inc;
+  for (int i = 0; i < p.count; ++i) {
+    const double h_ref = manifold::ReferenceHeight(ref, ref_is_a, p.u[i], p.v[i]);
+    const double dist = ref_is_a ? p.h[i] - h_ref : h_ref - p.h[i];
     if (!(dist <= margin))
       continue;
-    const Vec3 pos = p[i] + n * (ref_is_a ? -0.5 * dist : 0.5 * dist);
-    c[kept++] = {pu[i], pv[i], dist, pos};
+    c[kept++] = {p.u[i], p.v[i], dist, p.h[i] + (ref_is_a ? -0.5 * dist : 0.5 * dist)};
   }
   kept = manifold::Reduce(c, kept, capacity < kMaxManifold ? capacity : kMaxManifold);
-  for (int i = 0; i < kept; ++i)
-    out[i] = {c[i].dist, c[i].pos, n, {0, 0, 0}};
+  for (int i = 0; i < kept; ++i) {
+    const Vec3 pos = frame.t1 * c[i].u + frame.t2 * c[i].v + n * c[i].h;
+    out[i] = {c[i].dist, pos, n, {0, 0, 0}};
+  }
   return kept;
 }
 

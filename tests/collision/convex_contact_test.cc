@@ -1028,6 +1028,77 @@ TEST(ConvexMultiContact, ClippedPatchesOfCylindersAndCapsules) {
   }
 }
 
+// A cylinder standing on a wider one, cap on cap, either geom first: the clipped patch is the
+// smaller cap's rim polygon (inside the wider cap), whichever cap is the reference, each point
+// with the exact penetration. A cap polygon in the wrong turn would clip everything away.
+TEST(ConvexMultiContact, CapOnCapKeepsTheSmallerRim) {
+  RandomGeometry s(1021);
+  for (long c = 0; c < 400; ++c) {
+    OwnedGeom lower, upper;
+    lower.type = upper.type = ShapeType::kCylinder;
+    const double wide = s.Uniform(0.2, 0.5), narrow = wide * s.Uniform(0.2, 0.5);
+    const bool narrow_below = c % 2 == 1;
+    lower.size[0] = narrow_below ? narrow : wide;
+    upper.size[0] = narrow_below ? wide : narrow;
+    lower.size[1] = s.Uniform(0.05, 0.3);
+    upper.size[1] = s.Uniform(0.05, 0.3);
+    for (OwnedGeom* g : {&lower, &upper}) {
+      const double yaw = s.Uniform(-M_PI, M_PI), cy = std::cos(yaw), sy = std::sin(yaw);
+      const double m[9] = {cy, -sy, 0, sy, cy, 0, 0, 0, 1};
+      std::copy(m, m + 9, g->mat);
+    }
+    const double pen = s.Uniform(1e-4, 1e-2) * narrow;
+    const double offset = 0.3 * wide;
+    Store3(lower.pos, {0, 0, -lower.size[1]});
+    Store3(upper.pos, {s.Uniform(-offset, offset) / std::sqrt(2.0),
+                       s.Uniform(-offset, offset) / std::sqrt(2.0), upper.size[1] - pen});
+    const bool lower_first = c % 4 < 2;
+    OwnedGeom& a = lower_first ? lower : upper;
+    OwnedGeom& b = lower_first ? upper : lower;
+    Contact con[kMaxConvexContacts];
+    ConvexCounters counters;
+    const int n = CollideConvex(a.View(), b.View(), Settings(CcdAlgorithm::kAuto, true), 0, con, 4,
+                                &counters);
+    ASSERT_EQ(n, 4) << "case " << c << Repro(a, b, 0);
+    ASSERT_EQ(counters.clipped, 1) << "case " << c << Repro(a, b, 0);
+    const OwnedGeom& small = narrow_below ? lower : upper;
+    for (int i = 0; i < n; ++i) {
+      ASSERT_NEAR(con[i].dist, -pen, 1e-9) << "case " << c << Repro(a, b, 0);
+      ASSERT_NEAR(std::fabs(con[i].normal.z), 1, 1e-9) << "case " << c << Repro(a, b, 0);
+      const Vec3 local = RotateT(small.mat, con[i].pos - Load3(small.pos));
+      ASSERT_NEAR(std::hypot(local.x, local.y), narrow, 1e-9) << "case " << c << Repro(a, b, 0);
+    }
+  }
+}
+
+// A cylinder cap comes out of RawFeature already ordered (no hull pass): its rim polygon must
+// turn counter-clockwise about n whether the cylinder is geom A (along n) or B (along −n), and
+// whichever way its axis points.
+TEST(ConvexMultiContact, CapPolygonTurnsCounterClockwiseAboutTheNormal) {
+  RandomGeometry s(1022);
+  for (long c = 0; c < 400; ++c) {
+    OwnedGeom cylinder = RandomPrimitive(s, ShapeType::kCylinder, 0);
+    const Vec3 axis = Column(cylinder.mat, 2);
+    const double side = c % 2 == 0 ? 1 : -1;  // A: the feature along n; B: along −n
+    const double flip = c % 4 < 2 ? 1 : -1;   // the cap the normal meets
+    const Vec3 n = axis * (side * flip);
+    ContactFrame frame;
+    frame.n = n;
+    TangentFrame(n, &frame.t1, &frame.t2);
+    RawPoints raw;
+    manifold::RawFeature(cylinder.View(), n, side, 1e-3, &raw);
+    ASSERT_TRUE(raw.ordered) << "case " << c;
+    ASSERT_EQ(raw.count, kCapSides) << "case " << c;
+    SupportFeature f;
+    manifold::Project(cylinder.View().view, raw, frame, &f);
+    for (int i = 0; i < f.count; ++i) {
+      const int j = (i + 1) % f.count, k = (i + 2) % f.count;
+      ASSERT_GT(manifold::Cross2(f.u[i], f.v[i], f.u[j], f.v[j], f.u[k], f.v[k]), 0)
+          << "case " << c << " side " << side << " flip " << flip;
+    }
+  }
+}
+
 TEST(ConvexMultiContact, NeverExceedsCapacity) {
   RandomGeometry s(1010);
   for (int c = 0; c < 500; ++c) {
