@@ -8,7 +8,6 @@ ratio per seed, then the median and range.
 
 usage: whole_step_seeds.py PLUGIN.so MODEL.xml [STEPS] [SEEDS]
 """
-import os
 import sys
 import time
 
@@ -16,8 +15,7 @@ import mujoco
 import numpy as np
 from mujoco import rollout
 
-SNIPPET = ('<extension><plugin plugin="mjportal.collision"><instance name="np">'
-           '<config key="mode" value="fast"/></instance></plugin></extension>')
+from model_pair import load_stock_and_fast
 
 
 def ns_per_step(model, state, steps):
@@ -31,15 +29,9 @@ def ns_per_step(model, state, steps):
 
 
 def main(argv):
-    plugin, path = argv[1], os.path.abspath(argv[2])
     steps = int(argv[3]) if len(argv) > 3 else 3000
     seeds = int(argv[4]) if len(argv) > 4 else 6
-    mujoco.mj_loadPluginLibrary(plugin)
-    xml = open(path).read()
-    os.chdir(os.path.dirname(path))  # mesh and include paths are relative to the model
-    head, _, tail = xml.partition("<worldbody>")
-    stock = mujoco.MjModel.from_xml_string(xml)
-    fast = mujoco.MjModel.from_xml_string(head + SNIPPET + "<worldbody>" + tail)
+    stock, fast = load_stock_and_fast(argv[1], argv[2])
     kind = mujoco.mjtState.mjSTATE_FULLPHYSICS
     ratios = []
     for seed in range(seeds):
