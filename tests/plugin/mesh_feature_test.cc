@@ -1,0 +1,98 @@
+// The clipped patch's mesh feature walk (collision/contact_manifold.h, manifold::MeshFeature) on
+// MuJoCo-compiled hulls: it returns exactly the hull vertices within `band` of the supporting
+// plane, by brute force over the hull, and at most kMaxFeaturePoints of them (all within band)
+// when more qualify. The hulls cover each of the walk's two forms: the plain walk (mesh_pile's 8-
+// and 40-vertex hulls, and a 2,000-vertex cloud hull, above the bit set's size) and the
+// branch-free walk with a bit set of visited ids (mesh_pile's 120 and a 200-vertex cloud hull).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "collision/contact_manifold.h"
+#include "plugin/mesh_view.h"
+#include "tests/env_count.h"
+#include "tests/fixture.h"
+#include "tools/common/cloud_mesh.h"
+#include "tools/common/model_variants.h"
+
+namespace mjportal::testing {
+namespace {
+
+using collision::DotVertex;
+using collision::MeshView;
+using collision::Vec3;
+
+using Point = std::array<double, 3>;
+
+TEST(MeshFeatureWalk, FindsExactlyTheHullVerticesWithinBand) {
+  std::string error;
+  std::vector<tools::ModelPtr> models;
+  models.push_back(tools::LoadStock(ModelsDir() + "/mesh_pile.xml", &error));
+  ASSERT_TRUE(models.back()) << error;
+  for (int points : {200, 2000}) {
+    models.push_back(tools::CloudMeshModel(points, &error));
+    ASSERT_TRUE(models.back()) << error;
+  }
+  const long cases = EnvCount("MJPORTAL_FEATURE_CASES", 2000);
+  std::mt19937_64 rng(2026);
+  std::normal_distribution<double> gauss;
+  std::uniform_real_distribution<double> unit(0, 1);
+  bool plain_small = false, branch_free = false, plain_large = false;
+  for (const tools::ModelPtr& m : models) {
+    for (int g = 0; g < m->ngeom; ++g) {
+      if (m->geom_type[g] != mjGEOM_MESH)
+        continue;
+      const MeshView mesh = MeshViewOf(m.get(), g);
+      ASSERT_NE(mesh.graph, nullptr);
+      const int hull = mesh.graph[0];
+      const int* globalid = mesh.graph + 2 + hull;
+      plain_small |= hull < collision::kBranchFreeWalk;
+      branch_free |= hull >= collision::kBranchFreeWalk && hull <= collision::kVisitedBits;
+      plain_large |= hull > collision::kVisitedBits;
+      for (long c = 0; c < cases; ++c) {
+        Vec3 d = {gauss(rng), gauss(rng), gauss(rng)};
+        collision::Normalize(d);
+        // Bands from a hair to a tenth of the mesh's reach (log-uniform).
+        const double band = mesh.rbound * std::pow(10.0, -4 + 3 * unit(rng));
+        // Brute force over the hull, with the walk's own comparison.
+        double top = -1e300;
+        for (int k = 0; k < hull; ++k)
+          top = std::max(top, DotVertex(d, mesh.vert, globalid[k]));
+        std::vector<Point> expected;
+        for (int k = 0; k < hull; ++k) {
+          if (DotVertex(d, mesh.vert, globalid[k]) >= top - band) {
+            const Vec3 p = collision::MeshPoint(mesh.vert, globalid[k]);
+            expected.push_back({p.x, p.y, p.z});
+          }
+        }
+        collision::RawPoints raw;
+        collision::manifold::MeshFeature(mesh, d, band, &raw);
+        ASSERT_TRUE(raw.local);
+        std::vector<Point> found;
+        for (int i = 0; i < raw.count; ++i)
+          found.push_back({raw.p[i].x, raw.p[i].y, raw.p[i].z});
+        std::sort(expected.begin(), expected.end());
+        std::sort(found.begin(), found.end());
+        char repro[200];
+        std::snprintf(repro, sizeof(repro), "hull %d case %ld d %.17g %.17g %.17g band %.17g", hull,
+                      c, d.x, d.y, d.z, band);
+        ASSERT_EQ(std::adjacent_find(found.begin(), found.end()), found.end()) << repro;
+        if (expected.size() <= collision::kMaxFeaturePoints) {
+          ASSERT_EQ(found, expected) << repro;
+        } else {
+          ASSERT_EQ(found.size(), static_cast<size_t>(collision::kMaxFeaturePoints)) << repro;
+          for (const Point& p : found)
+            ASSERT_TRUE(std::binary_search(expected.begin(), expected.end(), p)) << repro;
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(plain_small && branch_free && plain_large);
+}
+
+}  // namespace
+}  // namespace mjportal::testing
