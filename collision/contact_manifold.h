@@ -243,15 +243,11 @@ MJP_HD MJP_INLINE double Cross2(double au, double av, double bu, double bv, doub
   return (bu - au) * (cv - av) - (bv - av) * (cu - au);
 }
 
-// The raw feature ordered in the plane: a counter-clockwise convex polygon (Andrew's monotone
-// chain), or its two extreme points when collinear within `flat` (an area-like tolerance);
-// fewer than three points as they are.
+// The raw feature (three or more points) ordered in the plane: a counter-clockwise convex polygon
+// (Andrew's monotone chain), or its two extreme points when collinear within `flat` (an area-like
+// tolerance).
 MJP_HD inline void OrderFeature(const SupportFeature& raw, double flat, SupportFeature* out) {
   const int count = raw.count;
-  if (count < 3) {
-    *out = raw;
-    return;
-  }
   // Sort by (u, v), ties by index: each point's rank counts the points before it, each pair
   // compared once and with no data-dependent branch (the points arrive in walk order, which a
   // comparison sort mispredicts).
@@ -331,8 +327,8 @@ struct ClippedPoints {
 };
 
 // Points at parameters lo and hi of the incident segment.
-MJP_HD inline int SegmentPoints(const SupportFeature& inc, double lo, double hi,
-                                ClippedPoints* out) {
+MJP_HD inline void SegmentPoints(const SupportFeature& inc, double lo, double hi,
+                                 ClippedPoints* out) {
   const double ts[2] = {lo, hi};
   for (int k = 0; k < 2; ++k) {
     out->u[k] = inc.u[0] + (inc.u[1] - inc.u[0]) * ts[k];
@@ -340,14 +336,13 @@ MJP_HD inline int SegmentPoints(const SupportFeature& inc, double lo, double hi,
     out->h[k] = inc.h[0] + (inc.h[1] - inc.h[0]) * ts[k];
   }
   out->count = 2;
-  return 2;
 }
 
 // Clips the incident polygon against each edge of the counter-clockwise reference polygon
 // (Sutherland–Hodgman); clipped points stay on the incident polygon (u, v and h interpolated
-// alike). Returns the count written to *out.
-MJP_HD inline int ClipPolygon(const SupportFeature& ref, const SupportFeature& inc,
-                              ClippedPoints* out) {
+// alike).
+MJP_HD inline void ClipPolygon(const SupportFeature& ref, const SupportFeature& inc,
+                               ClippedPoints* out) {
   ClippedPoints p[2];
   int count = inc.count, from = 0;
   for (int i = 0; i < count; ++i) {
@@ -388,20 +383,20 @@ MJP_HD inline int ClipPolygon(const SupportFeature& ref, const SupportFeature& i
     out->h[i] = p[from].h[i];
   }
   out->count = count;
-  return count;
 }
 
 // Clips the incident segment (points 0 and 1) to the counter-clockwise reference polygon: the
-// parameter interval inside every edge's half-plane. Returns 0 or 2 points.
-MJP_HD inline int ClipSegment(const SupportFeature& ref, const SupportFeature& inc,
-                              ClippedPoints* out) {
+// parameter interval inside every edge's half-plane: 0 or 2 points.
+MJP_HD inline void ClipSegment(const SupportFeature& ref, const SupportFeature& inc,
+                               ClippedPoints* out) {
+  out->count = 0;
   double lo = 0, hi = 1;
   for (int e = 0; e < ref.count; ++e) {
     const int e1 = CyclicNext(e, ref.count);
     const double s0 = Cross2(ref.u[e], ref.v[e], ref.u[e1], ref.v[e1], inc.u[0], inc.v[0]);
     const double s1 = Cross2(ref.u[e], ref.v[e], ref.u[e1], ref.v[e1], inc.u[1], inc.v[1]);
     if (s0 < 0 && s1 < 0)
-      return 0;
+      return;
     if (s0 < 0) {
       const double t = s0 / (s0 - s1);
       lo = t > lo ? t : lo;
@@ -410,9 +405,8 @@ MJP_HD inline int ClipSegment(const SupportFeature& ref, const SupportFeature& i
       hi = t < hi ? t : hi;
     }
   }
-  if (!(hi >= lo))
-    return 0;
-  return SegmentPoints(inc, lo, hi, out);
+  if (hi >= lo)
+    SegmentPoints(inc, lo, hi, out);
 }
 
 // Keeps at most `capacity` candidates (capacity >= 1): the deepest; the farthest from it; the
@@ -503,21 +497,21 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const V
   ContactFrame frame;
   frame.n = n;
   TangentFrame(n, &frame.t1, &frame.t2);
-  // In the contact frame, each ordered unless it came ordered; turns of less than 1e-10 of the
-  // scale squared are collinear.
-  SupportFeature fa, fb, projected;
-  if (raw_a.ordered) {
-    manifold::Project(a.view, raw_a, frame, &fa);
-  } else {
-    manifold::Project(a.view, raw_a, frame, &projected);
-    manifold::OrderFeature(projected, 1e-10 * scale_a * scale_a, &fa);
-  }
-  if (raw_b.ordered) {
-    manifold::Project(b.view, raw_b, frame, &fb);
-  } else {
-    manifold::Project(b.view, raw_b, frame, &projected);
-    manifold::OrderFeature(projected, 1e-10 * scale_b * scale_b, &fb);
-  }
+  // Each feature in the contact frame, ordered unless it came ordered or has only two points;
+  // turns of less than 1e-10 of the scale squared are collinear.
+  const auto in_frame = [&frame](const ConvexGeom& g, const RawPoints& raw, double scale,
+                                 SupportFeature* f) {
+    if (raw.ordered || raw.count < 3) {
+      manifold::Project(g.view, raw, frame, f);
+      return;
+    }
+    SupportFeature projected;
+    manifold::Project(g.view, raw, frame, &projected);
+    manifold::OrderFeature(projected, 1e-10 * scale * scale, f);
+  };
+  SupportFeature fa, fb;
+  in_frame(a, raw_a, scale_a, &fa);
+  in_frame(b, raw_b, scale_b, &fb);
 
   // Reference: a polygon (the flatter one when both are), else A's segment.
   bool ref_is_a;
