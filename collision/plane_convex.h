@@ -1,5 +1,8 @@
 // Plane against ellipsoid and convex mesh: the support point along -n, plus (meshes) up to two
-// more hull vertices below the plane, as MuJoCo 3.12 computes them (compat).
+// more hull vertices below the plane, as MuJoCo 3.12 computes them (compat). In fast mode the
+// mesh view carries its support field, which finds the same support vertex on larger hulls in
+// O(1) instead of MuJoCo's climb from hull vertex 0 (exact ties aside: any tied vertex is
+// deepest).
 //
 // Math: for plane normal n through p, the convex geom's deepest point is its support point s
 // along -n; dist = n·(s - p), the contact halfway between s and the plane. Ellipsoid support, in
@@ -13,12 +16,19 @@
 
 #include "collision/contact.h"
 #include "collision/mesh_support.h"
+#include "collision/support_field.h"
 
 namespace mjportal::collision {
 namespace plane_convex {
 
 constexpr int kMaxMeshContacts = 3;
 constexpr double kSpreadFraction = 0.3;  // of rbound: minimum spacing from the first contact
+
+// Fast mode finds the support vertex through the field on hulls of at least this many vertices;
+// below, MuJoCo's climb from hull vertex 0 costs no more (measured per call on resting poses
+// against the climb: 19-vertex hulls 10% slower through the field, 36 the same, 65 15% faster,
+// 247 1.8× faster).
+constexpr int kFieldMinHull = 48;
 
 // Writes the contact for world point `point` against the plane (normal n through p).
 MJP_HD inline void PlaneContact(const Vec3& point, const Vec3& n, const Vec3& p, Contact* out) {
@@ -73,7 +83,16 @@ MJP_HD inline int CollidePlaneMesh(const GeomView& plane, const GeomView& mesh_g
   const Vec3 local_dir = RotateT(mesh_geom.mat, -n);
   // (No vertex wins only for a NaN direction; MuJoCo then warns and uses the mesh origin.)
   int hull_index = -1;
-  const int support = MeshSupportVertex(mesh, local_dir, &hull_index);
+  int support;
+  if (mesh.field != nullptr && mesh.graph != nullptr &&
+      mesh.graph[0] >= plane_convex::kFieldMinHull) {
+    // Fast mode: the support field's vertex, climbed to the exact one; the walk below then starts
+    // from its hull-local id.
+    support = QuerySupportField({mesh.field_res, mesh.field}, mesh, local_dir, mesh.field_refine,
+                                nullptr, &hull_index);
+  } else {
+    support = MeshSupportVertex(mesh, local_dir, &hull_index);
+  }
   Vec3 local = {0.0, 0.0, 0.0};
   if (support >= 0) {
     local = {static_cast<double>(mesh.vert[3 * support]),

@@ -71,12 +71,10 @@ class CudaPass final : public DevicePass {
     if (e == cudaSuccess && src.fields != nullptr)
       e = fields_.Upload(src.fields, static_cast<size_t>(src.nfield_entries));
     // Mesh views pointing into the device arrays.
-    std::vector<MeshView> plain(src.ngeom), fast(src.ngeom);
-    BuildMeshViews(src, vert_.ptr, graph_.ptr, fields_.ptr, plain.data(), fast.data());
+    std::vector<MeshView> views(src.ngeom);
+    BuildMeshViews(src, vert_.ptr, graph_.ptr, fields_.ptr, views.data());
     if (e == cudaSuccess)
-      e = plain_.Upload(plain.data(), plain.size());
-    if (e == cudaSuccess)
-      e = fast_.Upload(fast.data(), fast.size());
+      e = mesh_.Upload(views.data(), views.size());
     if (e != cudaSuccess) {
       *why = std::string("CUDA setup failed: ") + cudaGetErrorString(e);
       return false;
@@ -84,8 +82,7 @@ class CudaPass final : public DevicePass {
     model_.ngeom = src.ngeom;
     model_.geom_type = geom_type_.ptr;
     model_.geom_size = geom_size_.ptr;
-    model_.plain_mesh = plain_.ptr;
-    model_.fast_mesh = fast_.ptr;
+    model_.mesh = mesh_.ptr;
     model_.settings = src.settings;
     return true;
   }
@@ -130,7 +127,7 @@ class CudaPass final : public DevicePass {
   Buffer<float> vert_;
   Buffer<int> graph_;
   Buffer<std::int32_t> fields_;
-  Buffer<MeshView> plain_, fast_;
+  Buffer<MeshView> mesh_;
   Buffer<double> pos_, mat_;
   Buffer<DeviceTask> tasks_;
   Buffer<Contact> contacts_;

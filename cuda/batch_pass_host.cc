@@ -17,17 +17,15 @@ class HostPass final : public DevicePass {
         geom_size_(src.geom_size, src.geom_size + 3L * src.ngeom),
         vert_(src.mesh_vert, src.mesh_vert + 3L * src.nmeshvert),
         graph_(src.mesh_graph, src.mesh_graph + src.nmeshgraph),
-        plain_(src.ngeom),
-        fast_(src.ngeom) {
+        mesh_(src.ngeom) {
     if (src.fields != nullptr)
       fields_.assign(src.fields, src.fields + src.nfield_entries);
     BuildMeshViews(src, vert_.data(), graph_.data(),
-                   src.fields != nullptr ? fields_.data() : nullptr, plain_.data(), fast_.data());
+                   src.fields != nullptr ? fields_.data() : nullptr, mesh_.data());
     model_.ngeom = src.ngeom;
     model_.geom_type = geom_type_.data();
     model_.geom_size = geom_size_.data();
-    model_.plain_mesh = plain_.data();
-    model_.fast_mesh = fast_.data();
+    model_.mesh = mesh_.data();
     model_.settings = src.settings;
   }
 
@@ -47,7 +45,7 @@ class HostPass final : public DevicePass {
   std::vector<float> vert_;
   std::vector<int> graph_;
   std::vector<std::int32_t> fields_;
-  std::vector<collision::MeshView> plain_, fast_;
+  std::vector<collision::MeshView> mesh_;
   PassModel model_;
 };
 

@@ -9,15 +9,14 @@
 
 namespace mjportal::cuda {
 
-// The model as the pass sees it: arrays in the pass's memory, and per geom the two mesh views
-// the plugin builds (MeshViewOf for the analytic kernels; with the support field and warm start
-// for the convex solver).
+// The model as the pass sees it: arrays in the pass's memory, and per geom the mesh view the
+// plugin builds for its mode (FastMeshView: with the support field in fast mode, and warm start
+// for the convex solver; the analytic kernels read only the field).
 struct PassModel {
   int ngeom = 0;
   const int* geom_type = nullptr;
   const double* geom_size = nullptr;
-  const collision::MeshView* plain_mesh = nullptr;  // [ngeom]
-  const collision::MeshView* fast_mesh = nullptr;   // [ngeom]
+  const collision::MeshView* mesh = nullptr;  // [ngeom]
   collision::ConvexSettings settings;
 };
 
@@ -41,10 +40,10 @@ MJP_HD inline void RunPassTask(const PassLaunch& l, int i) {
   collision::Contact* out = l.contacts + static_cast<long>(i) * kMaxTaskContacts;
   const collision::GeomView geom1 = {l.pos + 3 * (base + t.g1), l.mat + 9 * (base + t.g1),
                                      l.model.geom_size + 3 * t.g1,
-                                     type1 == mesh ? l.model.plain_mesh + t.g1 : nullptr};
+                                     type1 == mesh ? l.model.mesh + t.g1 : nullptr};
   const collision::GeomView geom2 = {l.pos + 3 * (base + t.g2), l.mat + 9 * (base + t.g2),
                                      l.model.geom_size + 3 * t.g2,
-                                     type2 == mesh ? l.model.plain_mesh + t.g2 : nullptr};
+                                     type2 == mesh ? l.model.mesh + t.g2 : nullptr};
   if (!t.convex) {
     l.count[i] = collision::CollidePair(static_cast<ShapeType>(type1),
                                         static_cast<ShapeType>(type2), geom1, geom2, t.margin, out);
@@ -55,11 +54,11 @@ MJP_HD inline void RunPassTask(const PassLaunch& l, int i) {
   collision::ConvexGeom a = {static_cast<ShapeType>(type1), geom1};
   collision::ConvexGeom b = {static_cast<ShapeType>(type2), geom2};
   if (type1 == mesh) {
-    mesh1 = l.model.fast_mesh[t.g1];
+    mesh1 = l.model.mesh[t.g1];
     a.view.mesh = &mesh1;
   }
   if (type2 == mesh) {
-    mesh2 = l.model.fast_mesh[t.g2];
+    mesh2 = l.model.mesh[t.g2];
     b.view.mesh = &mesh2;
   }
   collision::ConvexCounters counters;
@@ -69,14 +68,11 @@ MJP_HD inline void RunPassTask(const PassLaunch& l, int i) {
 }
 
 // The per-geom mesh views of `source` with their arrays at `vert`, `graph` and `fields` (device
-// or host copies of MuJoCo's mesh_vert, mesh_graph and the support fields). Writes ngeom views
-// to each of plain and fast.
+// or host copies of MuJoCo's mesh_vert, mesh_graph and the support fields). Writes ngeom views.
 inline void BuildMeshViews(const DeviceModelSource& source, const float* vert, const int* graph,
-                           const std::int32_t* fields, collision::MeshView* plain,
-                           collision::MeshView* fast) {
+                           const std::int32_t* fields, collision::MeshView* views) {
   for (int g = 0; g < source.ngeom; ++g) {
-    plain[g] = collision::MeshView{};
-    fast[g] = collision::MeshView{};
+    views[g] = collision::MeshView{};
     const int mesh = source.geom_mesh[g];
     if (mesh < 0)
       continue;
@@ -88,14 +84,13 @@ inline void BuildMeshViews(const DeviceModelSource& source, const float* vert, c
     v.graph = graphadr < 0 ? nullptr : graph + graphadr;
     v.hillclimb = graphadr >= 0 && count >= 10;  // MuJoCo's rule (plugin/mesh_view.h)
     v.rbound = source.geom_rbound[g];
-    plain[g] = v;
     v.warm_start = true;
     if (source.fields != nullptr && source.field_offset[mesh] >= 0) {
       v.field = fields + source.field_offset[mesh];
       v.field_res = source.field_res;
       v.field_refine = source.field_refine;
     }
-    fast[g] = v;
+    views[g] = v;
   }
 }
 

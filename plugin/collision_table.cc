@@ -163,20 +163,36 @@ PairRoute RouteOf(Mode mode) {
   return PairRoute::kDelegated;
 }
 
-// The analytic kernel's answer for (g1, g2): the same in both modes (MuJoCo's bits).
+// Whether the analytic kernel for (Type1, Type2) takes a mesh (plane–mesh), which in fast mode
+// finds its support vertex through the instance's support field: its calls need the instance.
 template <int Type1, int Type2>
-int AnalyticPair(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjtNum margin) {
+constexpr bool KernelTakesMesh() {
+  return Type1 == mjGEOM_MESH || Type2 == mjGEOM_MESH;
+}
+
+// Geom g's mesh as the analytic kernels see it: MuJoCo's arrays, plus the support field in fast
+// mode (state may be null: no instance, compat's view).
+collision::MeshView KernelMeshView(const mjModel* m, const InstanceState* state, int g) {
+  return state != nullptr && state->config().mode == Mode::kFast ? state->FastMeshView(m, g)
+                                                                 : MeshViewOf(m, g);
+}
+
+// The analytic kernel's answer for (g1, g2): MuJoCo's bits in both modes; plane–mesh finds the
+// same support vertex faster in fast mode (plane_convex.h).
+template <int Type1, int Type2>
+int AnalyticPair(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjtNum margin,
+                 const InstanceState* state = nullptr) {
   constexpr auto kType1 = static_cast<collision::ShapeType>(Type1);
   constexpr auto kType2 = static_cast<collision::ShapeType>(Type2);
   collision::MeshView mesh1{}, mesh2{};
   collision::GeomView geom1 = {d->geom_xpos + 3 * g1, d->geom_xmat + 9 * g1, m->geom_size + 3 * g1};
   collision::GeomView geom2 = {d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2, m->geom_size + 3 * g2};
   if constexpr (Type1 == mjGEOM_MESH) {
-    mesh1 = MeshViewOf(m, g1);
+    mesh1 = KernelMeshView(m, state, g1);
     geom1.mesh = &mesh1;
   }
   if constexpr (Type2 == mjGEOM_MESH) {
-    mesh2 = MeshViewOf(m, g2);
+    mesh2 = KernelMeshView(m, state, g2);
     geom2.mesh = &mesh2;
   }
   return collision::CollidePairOf<kType1, kType2>(geom1, geom2, margin, AsContacts(con));
@@ -192,7 +208,7 @@ int Ours(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, i
     if (state->config().stats) {
       state->CountCall(Type1, Type2, /*ours=*/true);
     }
-    return AnalyticPair<Type1, Type2>(m, d, con, g1, g2, margin);
+    return AnalyticPair<Type1, Type2>(m, d, con, g1, g2, margin, state);
   }
   if constexpr (UsesConvexSolver(Type1, Type2)) {
     if (state->config().mode == Mode::kFast) {
@@ -260,13 +276,14 @@ template <int Type1, int Type2>
 }
 
 // The dispatcher installed at [Type1][Type2]. It runs on every narrowphase call: an analytic
-// pair goes straight to its kernel while no live instance needs per-call state
+// pair without a mesh goes straight to its kernel while no live instance needs per-call state
 // (plugin/entry_route.h), leaving the instance path out of line so that this one sets nothing
 // up; everything else takes the instance path.
 template <int Type1, int Type2>
 int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjtNum margin) {
   if constexpr (collision::HasPairKernel(static_cast<collision::ShapeType>(Type1),
-                                         static_cast<collision::ShapeType>(Type2))) {
+                                         static_cast<collision::ShapeType>(Type2)) &&
+                !KernelTakesMesh<Type1, Type2>()) {
     if (AnalyticPairsDirect()) {
       return AnalyticPair<Type1, Type2>(m, d, con, g1, g2, margin);
     }

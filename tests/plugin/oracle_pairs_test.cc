@@ -30,15 +30,21 @@ struct OracleParam {
   int type1;
   int type2;
   const char* mode;
+  int mesh_vertices = 0;  // PairScene's mesh clouds (0: its 8 / 64 mix)
 };
 
 void PrintTo(const OracleParam& p, std::ostream* os) {
   *os << tools::GeomTypeName(p.type1) << "-" << tools::GeomTypeName(p.type2) << " " << p.mode;
+  if (p.mesh_vertices > 0)
+    *os << " " << p.mesh_vertices << " vertices";
 }
 
 std::string ParamName(const ::testing::TestParamInfo<OracleParam>& info) {
-  return std::string(tools::GeomTypeName(info.param.type1)) + "_" +
-         tools::GeomTypeName(info.param.type2) + "_" + info.param.mode;
+  std::string name = std::string(tools::GeomTypeName(info.param.type1)) + "_" +
+                     tools::GeomTypeName(info.param.type2) + "_" + info.param.mode;
+  if (info.param.mesh_vertices > 0)
+    name += "_" + std::to_string(info.param.mesh_vertices);
+  return name;
 }
 
 long CasesFromEnv() {
@@ -95,7 +101,8 @@ TEST_P(OraclePairsTest, MatchesOriginalBitForBit) {
   const OracleParam p = GetParam();
   constexpr int kBatch = 1024;
   std::string error;
-  PairScene scene = PairScene::Create(p.type1, p.type2, kBatch, {{"mode", p.mode}}, &error);
+  PairScene scene =
+      PairScene::Create(p.type1, p.type2, kBatch, {{"mode", p.mode}}, &error, p.mesh_vertices);
   ASSERT_TRUE(scene.ok()) << error;
   ASSERT_EQ(api.routesToKernel(scene.model(), p.type1, p.type2), 1);
 
@@ -159,7 +166,11 @@ INSTANTIATE_TEST_SUITE_P(AnalyticPairs, OraclePairsTest,
                                            OracleParam{mjGEOM_BOX, mjGEOM_MESH, "compat"},
                                            OracleParam{mjGEOM_MESH, mjGEOM_MESH, "compat"},
                                            OracleParam{mjGEOM_PLANE, mjGEOM_BOX, "fast"},
-                                           OracleParam{mjGEOM_CAPSULE, mjGEOM_CAPSULE, "fast"}),
+                                           OracleParam{mjGEOM_CAPSULE, mjGEOM_CAPSULE, "fast"},
+                                           // Fast plane–mesh: the support field finds the
+                                           // vertex MuJoCo's climb finds (hulls of 89, 247).
+                                           OracleParam{mjGEOM_PLANE, mjGEOM_MESH, "fast", 200},
+                                           OracleParam{mjGEOM_PLANE, mjGEOM_MESH, "fast", 2000}),
                          ParamName);
 
 // Settings and placements the random oracle above rarely reaches, for the general convex pairs
