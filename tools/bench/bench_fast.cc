@@ -37,9 +37,8 @@ constexpr FastPair kPairs[] = {
     {mjGEOM_CYLINDER, mjGEOM_BOX, 0},        {mjGEOM_ELLIPSOID, mjGEOM_BOX, 0},
     {mjGEOM_PLANE, mjGEOM_BOX, 0},           {mjGEOM_BOX, mjGEOM_BOX, 0},
     {mjGEOM_PLANE, mjGEOM_MESH, 2000},       {mjGEOM_CAPSULE, mjGEOM_MESH, 200},
-    {mjGEOM_BOX, mjGEOM_MESH, 200},
-    {mjGEOM_MESH, mjGEOM_MESH, 20},          {mjGEOM_MESH, mjGEOM_MESH, 200},
-    {mjGEOM_MESH, mjGEOM_MESH, 2000},
+    {mjGEOM_BOX, mjGEOM_MESH, 200},          {mjGEOM_MESH, mjGEOM_MESH, 20},
+    {mjGEOM_MESH, mjGEOM_MESH, 200},         {mjGEOM_MESH, mjGEOM_MESH, 2000},
 };
 
 std::string PairName(const FastPair& p) {
