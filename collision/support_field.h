@@ -237,7 +237,7 @@ MJP_HD inline FieldCell LocateFieldCell(int res, const Vec3& d) {
 // *entry_out (optional) the answer's entry (hull-local id with a graph).
 // With `refine` the answer is the exact extreme vertex; without, the best of the four cells.
 // A certified patch answers from its entry: the vertex both would return, with no tie.
-MJP_HD inline int QuerySupportField(const SupportFieldView& field, const MeshView& mesh,
+MJP_HD MJP_INLINE int QuerySupportField(const SupportFieldView& field, const MeshView& mesh,
                                     const Vec3& d, bool refine, int* ties,
                                     int* entry_out = nullptr) {
   using support_field::VertexOf;
