@@ -16,7 +16,7 @@ namespace mjportal::collision {
 
 // atan2(y, x) ∈ [−π, π] within 4e-8, with std::atan2's signs (y = −0 and x < 0 give −π); 0 for
 // (±0, ±0); NaN in, NaN out.
-MJP_HD inline double FastAtan2(double y, double x) {
+MJP_HD MJP_INLINE double FastAtan2(double y, double x) {
   constexpr double kPi = 3.14159265358979323846;
   const double ax = std::fabs(x), ay = std::fabs(y);
   const double hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;

@@ -79,11 +79,13 @@ MJP_HD inline Vec3 SupportPoint(ShapeType type, const GeomView& geom, const Vec3
         if (mesh.warm_start && mesh.hint >= 0 && mesh.graph != nullptr && near) {
           mesh.hint = support_field::Climb(mesh, d, mesh.hint);
           entry = mesh.hint;
-        } else if (mesh.field != nullptr) {  // fast mode: O(1) lookup (+ exact climb)
+        } else if (mesh.field != nullptr && mesh.field_refine) {  // fast mode: O(1) + climb
           const SupportFieldView field = {mesh.field_res, mesh.field};
-          v = QuerySupportField(field, mesh, d, mesh.field_refine, nullptr, &entry);
-          if (mesh.warm_start && mesh.field_refine && mesh.graph != nullptr)
+          v = QuerySupportField(field, mesh, d, true, nullptr, &entry);
+          if (mesh.warm_start && mesh.graph != nullptr)
             mesh.hint = entry;  // later queries of this solve climb from here
+        } else if (mesh.field != nullptr) [[unlikely]] {  // unrefined: ties broken
+          v = UntiedFieldVertex({mesh.field_res, mesh.field}, mesh, d, &entry);
         } else {
           int hull_index = -1;
           v = MeshSupportVertex(mesh, d, &hull_index);

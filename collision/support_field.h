@@ -115,7 +115,7 @@ MJP_HD inline Vec3 EntryPoint(const MeshView& mesh, int entry) {
 }
 
 // d · entry `entry`'s vertex, the same bits as DotVertex on MuJoCo's float vertex.
-MJP_HD inline double EntryDot(const MeshView& mesh, const Vec3& d, int entry) {
+MJP_HD MJP_INLINE double EntryDot(const MeshView& mesh, const Vec3& d, int entry) {
   if (mesh.hull_vert != nullptr && mesh.graph != nullptr)
     return WidenedVertexDot{mesh.hull_vert}(d, entry);
   return DotVertex(d, mesh.vert, VertexOf(mesh, entry));
@@ -211,7 +211,7 @@ struct FieldCell {
   int js[2];
 };
 
-MJP_HD inline FieldCell LocateFieldCell(int res, const Vec3& d) {
+MJP_HD MJP_INLINE FieldCell LocateFieldCell(int res, const Vec3& d) {
   // θ and φ by FastAtan2 (within 4e-8 rad, inside the certification slack); φ = atan2(ρ, z)
   // keeps its accuracy at the poles, where acos(z / |d|) loses digits. Scaled by a product with
   // the cells per radian (no division).
@@ -238,8 +238,8 @@ MJP_HD inline FieldCell LocateFieldCell(int res, const Vec3& d) {
 // With `refine` the answer is the exact extreme vertex; without, the best of the four cells.
 // A certified patch answers from its entry: the vertex both would return, with no tie.
 MJP_HD MJP_INLINE int QuerySupportField(const SupportFieldView& field, const MeshView& mesh,
-                                    const Vec3& d, bool refine, int* ties,
-                                    int* entry_out = nullptr) {
+                                        const Vec3& d, bool refine, int* ties,
+                                        int* entry_out = nullptr) {
   using support_field::VertexOf;
   const FieldCell cell = LocateFieldCell(field.res, d);
   const int32_t corner = field.vertex[cell.is[0] * field.res + cell.js[0]];
@@ -278,6 +278,51 @@ MJP_HD MJP_INLINE int QuerySupportField(const SupportFieldView& field, const Mes
   if (entry_out != nullptr)
     *entry_out = entry;
   return VertexOf(mesh, entry);
+}
+
+namespace support_field {
+
+// True when entry a's vertex comes before entry b's in the tie-break order of unrefined
+// queries: larger d·v first, then larger t1·v, then larger t2·v, with t1 = (3, 5, 7) and
+// t2 = (7, -3, 2) fixed off the axes and diagonals (distinct positions tied in all three differ
+// along t1 × t2 and perpendicular to d, which no mesh of interest has).
+MJP_HD inline bool BeatsWithTieBreak(const MeshView& mesh, const Vec3& d, int a, int b) {
+  const Vec3 t1 = {3, 5, 7}, t2 = {7, -3, 2};
+  const double da = EntryDot(mesh, d, a), db = EntryDot(mesh, d, b);
+  if (da != db)
+    return da > db;
+  const double ta = EntryDot(mesh, t1, a), tb = EntryDot(mesh, t1, b);
+  if (ta != tb)
+    return ta > tb;
+  return EntryDot(mesh, t2, a) > EntryDot(mesh, t2, b);
+}
+
+}  // namespace support_field
+
+// Support vertex without refinement (support_refine = false), ties broken. Along a face's or an
+// edge's normal several vertices of the four cells share the maximum, and which one wins would
+// depend on the cells' order; GJK's simplex could then swap one tied vertex for another between
+// iterations. When more than one distinct vertex ties, the answer is the first in the fixed
+// tie-break order (the vertex a direction nudged from d towards t1, then t2, would pick among
+// them): the same vertex for the same d. Untied, QuerySupportField's answer.
+[[gnu::cold]] MJP_HD inline int UntiedFieldVertex(const SupportFieldView& field,
+                                                  const MeshView& mesh, const Vec3& d,
+                                                  int* entry_out) {
+  int ties = 0, entry = -1;
+  const int vertex = QuerySupportField(field, mesh, d, false, &ties, &entry);
+  if (ties > 1) {
+    const FieldCell cell = LocateFieldCell(field.res, d);
+    for (int a = 0; a < 2; ++a) {
+      for (int b = 0; b < 2; ++b) {
+        const int other =
+            field.vertex[cell.is[a] * field.res + cell.js[b]] & support_field::kEntryMask;
+        if (support_field::BeatsWithTieBreak(mesh, d, other, entry))
+          entry = other;
+      }
+    }
+  }
+  *entry_out = entry;
+  return ties > 1 ? support_field::VertexOf(mesh, entry) : vertex;
 }
 
 }  // namespace mjportal::collision

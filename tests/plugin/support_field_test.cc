@@ -8,8 +8,10 @@
 #include <iomanip>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "collision/support.h"
 #include "collision/support_field.h"
 #include "plugin/mesh_view.h"
 #include "tests/env_count.h"
@@ -233,6 +235,97 @@ TEST_F(MujocoTest, WidenedHullClimbsIdentically) {
     }
   }
   EXPECT_GE(meshes, 3);
+}
+
+// A box-shaped convex mesh (half sizes 0.1, 0.2, 0.3), compiled by MuJoCo.
+tools::ModelPtr BoxMeshModel(std::string* error) {
+  std::string xml = "<mujoco><asset><mesh name=\"box\" vertex=\"";
+  for (int k = 0; k < 8; ++k) {
+    xml += std::to_string(k & 1 ? 0.1 : -0.1) + " " + std::to_string(k & 2 ? 0.2 : -0.2) + " " +
+           std::to_string(k & 4 ? 0.3 : -0.3) + " ";
+  }
+  xml += "\"/></asset><worldbody><geom type=\"mesh\" mesh=\"box\"/></worldbody></mujoco>";
+  char message[512] = "";
+  mjSpec* spec = mj_parseXMLString(xml.c_str(), nullptr, message, sizeof(message));
+  mjModel* m = spec != nullptr ? mj_compile(spec, nullptr) : nullptr;
+  if (m == nullptr)
+    *error = spec != nullptr ? mjs_getError(spec) : message;
+  if (spec != nullptr)
+    mj_deleteSpec(spec);
+  return tools::ModelPtr(m);
+}
+
+// Without refinement, queries along a box's face, edge and corner directions find distinct
+// vertices tied for the maximum among their four cells. The answer is the first of the four
+// cells' vertices in the tie-break order (d·v, then (3, 5, 7)·v, then (7, -3, 2)·v), a maximum of
+// d·v over the whole hull, and SupportPoint answers that vertex; untied queries answer as
+// QuerySupportField. Fails when ties keep the cells' first maximum.
+TEST_F(MujocoTest, UnrefinedTiesResolveInTheTieBreakOrder) {
+  std::string error;
+  tools::ModelPtr m = BoxMeshModel(&error);
+  ASSERT_TRUE(m) << error;
+  MeshView mesh = MeshViewOf(m.get(), 0);
+  ASSERT_NE(mesh.graph, nullptr);
+  auto order = [&](const Vec3& d, int entry) {
+    const int v = collision::support_field::VertexOf(mesh, entry);
+    return std::make_tuple(DotVertex(d, mesh.vert, v), DotVertex({3, 5, 7}, mesh.vert, v),
+                           DotVertex({7, -3, 2}, mesh.vert, v));
+  };
+  for (int res : {32, 180}) {
+    std::vector<int32_t> entries(res * res);
+    collision::BuildSupportField(mesh, res, entries.data());
+    const collision::SupportFieldView field = {res, entries.data()};
+    MeshView unrefined = mesh;
+    unrefined.field = entries.data();
+    unrefined.field_res = res;
+    unrefined.field_refine = false;
+    int tied = 0, reordered = 0;
+    for (int i = -1; i <= 1; ++i) {
+      for (int j = -1; j <= 1; ++j) {
+        for (int k = -1; k <= 1; ++k) {
+          if (i == 0 && j == 0 && k == 0)
+            continue;
+          Vec3 d = {static_cast<double>(i), static_cast<double>(j), static_cast<double>(k)};
+          collision::Normalize(d);
+          int ties = 0, first_entry = -1, entry = -1;
+          const int first =
+              collision::QuerySupportField(field, mesh, d, false, &ties, &first_entry);
+          const int untied = collision::UntiedFieldVertex(field, mesh, d, &entry);
+          const std::string where = "res " + std::to_string(res) + " d (" + std::to_string(i) +
+                                    ", " + std::to_string(j) + ", " + std::to_string(k) + ")";
+          if (ties <= 1) {
+            EXPECT_EQ(untied, first) << where;
+            continue;
+          }
+          ++tied;
+          const collision::FieldCell cell = collision::LocateFieldCell(res, d);
+          int expected = -1;
+          for (int a = 0; a < 2; ++a) {
+            for (int b = 0; b < 2; ++b) {
+              const int e =
+                  entries[cell.is[a] * res + cell.js[b]] & collision::support_field::kEntryMask;
+              if (expected < 0 || order(d, e) > order(d, expected))
+                expected = e;
+            }
+          }
+          EXPECT_EQ(entry, expected) << where;
+          double best = -1e300;
+          for (int v = 0; v < mesh.nvert; ++v)
+            best = std::max(best, DotVertex(d, mesh.vert, v));
+          EXPECT_EQ(DotVertex(d, mesh.vert, untied), best) << where;
+          const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, origin[3] = {0, 0, 0};
+          const collision::GeomView geom = {origin, identity, m->geom_size, &unrefined};
+          const Vec3 s = collision::SupportPoint(collision::ShapeType::kMesh, geom, d);
+          const Vec3 expected_point = collision::MeshPoint(mesh.vert, untied);
+          EXPECT_TRUE(s.x == expected_point.x && s.y == expected_point.y && s.z == expected_point.z)
+              << where;
+          reordered += entry != first_entry;
+        }
+      }
+    }
+    EXPECT_GE(tied, 6) << "res " << res << ": the face directions must tie";
+    EXPECT_GT(reordered, 0) << "res " << res << ": no tie changed the answer";
+  }
 }
 
 }  // namespace
