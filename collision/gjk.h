@@ -176,21 +176,48 @@ MJP_HD inline void Keep(GjkSimplex& s, const Closest& c) {
 // Distance between geoms a and b (see the outline). `tolerance` is the absolute accuracy of the
 // distance; `cutoff` the distance beyond which the answer is only "farther than cutoff".
 // `start` (optional): the first support direction, e.g. a separating direction another solver
-// found (its support point of M is then near the closest one).
+// found (its support point of M is then near the closest one). `seed` (optional): points of M
+// to start from instead, e.g. MPR's portal and the support that proved the geoms apart (the
+// origin must lie outside their hull; a seed that encloses it is ignored).
 MJP_HD inline GjkResult GjkDistance(const ConvexGeom& a, const ConvexGeom& b, int max_iterations,
-                                    double tolerance, double cutoff, const Vec3* start = nullptr) {
+                                    double tolerance, double cutoff, const Vec3* start = nullptr,
+                                    const GjkSimplex* seed = nullptr) {
   GjkResult result;
   GjkSimplex& s = result.simplex;
-
-  // Start from the support point of M = A − B along b − a: M's centre is a − b, so this is the
-  // side of M facing the origin (the far side would cost an extra iteration).
-  Vec3 dir = start != nullptr ? *start : Load3(b.view.pos) - Load3(a.view.pos);
-  if (!(Dot(dir, dir) > 0))
-    dir = {1, 0, 0};
-  s.p[0] = MinkowskiSupport(a, b, dir);
-  s.n = 1;
-  gjk::Closest closest = gjk::OnPoint(s.p, 0);
+  gjk::Closest closest;
   double weights[4] = {1, 0, 0, 0};
+  bool seeded = false;
+  if (seed != nullptr && seed->n > 0) {
+    // The seed's point closest to the origin, and the face holding it.
+    s = *seed;
+    bool inside = false;
+    if (s.n == 4)
+      closest = gjk::OnTetrahedron(s.p, &inside);
+    else if (s.n == 3)
+      closest = gjk::OnTriangle(s.p, 0, 1, 2);
+    else if (s.n == 2)
+      closest = gjk::OnSegment(s.p, 0, 1);
+    else
+      closest = gjk::OnPoint(s.p, 0);
+    seeded = !inside;
+    if (seeded) {
+      gjk::Keep(s, closest);
+      for (int i = 0; i < 4; ++i) {
+        weights[i] = i < closest.n ? closest.weight[i] : 0;
+        closest.keep[i] = i;
+      }
+    }
+  }
+  if (!seeded) {
+    // Start from the support point of M = A − B along b − a: M's centre is a − b, so this is
+    // the side of M facing the origin (the far side would cost an extra iteration).
+    Vec3 dir = start != nullptr ? *start : Load3(b.view.pos) - Load3(a.view.pos);
+    if (!(Dot(dir, dir) > 0))
+      dir = {1, 0, 0};
+    s.p[0] = MinkowskiSupport(a, b, dir);
+    s.n = 1;
+    closest = gjk::OnPoint(s.p, 0);
+  }
 
   for (result.iterations = 0; result.iterations < max_iterations; ++result.iterations) {
     const Vec3 v = closest.point;

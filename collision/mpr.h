@@ -42,6 +42,10 @@ struct MprResult {
   // On a miss found by a support query: the query's direction n (not normalized), along which
   // the geoms' projections do not overlap (max_A n·a <= min_B n·b): a separating axis.
   Vec3 separating = {0, 0, 0};
+  // On such a miss: the portal's support points so far and the one that proved it (1 to 4
+  // points of M, the origin outside their hull), a simplex GJK can start from.
+  int n_apart = 0;
+  MinkowskiVertex apart[4];
 };
 
 // Penetration of geoms a and b (see the outline). max_iterations caps each phase; tolerance is
@@ -78,11 +82,17 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
 
   // 1. Portal discovery.
   Vec3 n = -v0.v;
-  Vertex v1 = MinkowskiSupport(a, b, n);
-  if (Dot(v1.v, n) <= 0) {
-    result.separating = n;
+  // A miss at a support query: its direction separates; the points so far seed GJK.
+  auto miss = [&](const Vec3& axis, const Vertex* points, int count) {
+    result.separating = axis;
+    result.n_apart = count;
+    for (int i = 0; i < count; ++i)
+      result.apart[i] = points[i];
     return result;
-  }
+  };
+  Vertex v1 = MinkowskiSupport(a, b, n);
+  if (Dot(v1.v, n) <= 0)
+    return miss(n, &v1, 1);
   n = Cross(v1.v, v0.v);
   if (Dot(n, n) < 1e-30) {
     // The origin lies on the segment v0–v1: v1 is the answer along that line.
@@ -98,8 +108,8 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
   }
   Vertex v2 = MinkowskiSupport(a, b, n);
   if (Dot(v2.v, n) <= 0) {
-    result.separating = n;
-    return result;
+    const Vertex points[2] = {v1, v2};
+    return miss(n, points, 2);
   }
   n = Cross(v1.v - v0.v, v2.v - v0.v);
   if (Dot(n, v0.v) > 0) {
@@ -113,8 +123,8 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
   for (int it = 0; it < max_iterations && !portal; ++it) {
     v3 = MinkowskiSupport(a, b, n);
     if (Dot(v3.v, n) <= 0) {
-      result.separating = n;
-      return result;
+      const Vertex points[3] = {v1, v2, v3};
+      return miss(n, points, 3);
     }
     if (Dot(Cross(v1.v, v3.v), v0.v) < 0) {
       v2 = v3;  // origin outside the face (v0, v1, v3)
@@ -140,9 +150,9 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
       break;  // degenerate portal: keep the last answer
     }
     const Vertex v4 = MinkowskiSupport(a, b, n);
-    if (Dot(v4.v, n) < 0) {
-      result.separating = n;
-      return result;  // the supporting plane along n passes the origin: separated
+    if (Dot(v4.v, n) < 0) {  // the supporting plane along n passes the origin: separated
+      const Vertex points[4] = {v1, v2, v3, v4};
+      return miss(n, points, 4);
     }
     if (Dot(v4.v - v1.v, n) <= tolerance * length) {
       result.converged = true;
