@@ -3,7 +3,8 @@
 //
 // Which solver answers (ccd = auto, the default):
 //  -1. With the caller's separating axis from the pair's previous call (CollideConvex's
-//      separating_axis): a gap along it beyond margin + tolerance ends the call (`axis_hint`).
+//      SeparationHint): a gap along it beyond margin + tolerance ends the call (`axis_hint`);
+//      a mesh's support query along it climbs from the mesh's support vertex of that call.
 //   0. With a box or cylinder in the pair, face first (FaceFirst): the box axis (cylinder axis)
 //      of least overlap, oriented towards the other geom; a separation beyond the margin along it
 //      ends the call, and a shallow contact whose other geom's deepest point lies over that face
@@ -633,9 +634,33 @@ MJP_HD inline void AxisRotation(const Vec3& axis, double angle, double r[9]) {
 // Contacts of convex geoms a (geom 1) and b (geom 2) with dist <= margin, written to out (at most
 // `capacity`, and at most kMaxConvexContacts). Returns the count. A non-finite pose gives no
 // contact and counts bad_pose.
+// What a caller keeps per pair between calls (temporal coherence): the unit axis that separated
+// the pair at its last call (zero: none), and each mesh's last support vertex (hull-local id; -1:
+// none), where the next check along the axis starts its climbs instead of a field lookup.
+struct SeparationHint {
+  Vec3 axis = {0, 0, 0};
+  int vertex_a = -1, vertex_b = -1;
+};
+
+namespace convex {
+
+// Makes the next support query of `mesh` along world direction `dir` climb from hull vertex
+// `vertex` (the query then finds its direction "near" its last one). Only where the climb is
+// exact: a graph, and a field (if any) that refines. A vertex out of range is ignored.
+MJP_HD inline void ClimbNextFrom(const MeshView* mesh, const double* mat, const Vec3& dir,
+                                 int vertex) {
+  if (mesh == nullptr || !mesh->warm_start || mesh->graph == nullptr || vertex < 0 ||
+      vertex >= mesh->graph[0] || (mesh->field != nullptr && !mesh->field_refine))
+    return;
+  mesh->hint = vertex;
+  mesh->hint_dir = RotateT(mat, dir);
+}
+
+}  // namespace convex
+
 MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const ConvexSettings& s,
                                 double margin, Contact* out, int capacity, ConvexCounters* counters,
-                                Vec3* separating_axis = nullptr) {
+                                SeparationHint* coherence = nullptr) {
   if (!FinitePose(a.view) || !FinitePose(b.view)) {
     ++counters->bad_pose;
     return 0;
@@ -646,20 +671,25 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
   // Temporal coherence (the caller keeps one axis per pair between calls): geoms that stayed
   // apart along the axis that separated them last time are still apart, proven by two support
   // queries. The gap must exceed the margin by the solver tolerance, so the answer (no contact)
-  // is the one the solvers give: the hint changes the cost, never the result.
-  if (separating_axis != nullptr) {
-    const Vec3 n = *separating_axis;
+  // is the one the solvers give: the hint changes the cost, never the result. A mesh's query
+  // climbs from its vertex of the last call (an exact maximum like the field's, so the same gap).
+  const MeshView* mesh_a = a.view.mesh;
+  const MeshView* mesh_b = b.view.mesh;
+  if (coherence != nullptr) {
+    const Vec3 n = coherence->axis;
     if (n.x != 0 || n.y != 0 || n.z != 0) {
       // The check's support queries must not move the meshes' warm starts (ties among hull
       // vertices would then resolve differently in the solve below).
-      const MeshView* mesh_a = a.view.mesh;
-      const MeshView* mesh_b = b.view.mesh;
       const int hint_a = mesh_a != nullptr ? mesh_a->hint : -1;
       const int hint_b = mesh_b != nullptr ? mesh_b->hint : -1;
       const Vec3 dir_a = mesh_a != nullptr ? mesh_a->hint_dir : Vec3{0, 0, 0};
       const Vec3 dir_b = mesh_b != nullptr ? mesh_b->hint_dir : Vec3{0, 0, 0};
+      convex::ClimbNextFrom(mesh_a, a.view.mat, n, coherence->vertex_a);
+      convex::ClimbNextFrom(mesh_b, b.view.mat, -n, coherence->vertex_b);
       if (-OverlapAlong(a, b, n) > margin + s.tolerance) {
         ++counters->axis_hint;
+        coherence->vertex_a = mesh_a != nullptr ? mesh_a->hint : -1;
+        coherence->vertex_b = mesh_b != nullptr ? mesh_b->hint : -1;
         return 0;
       }
       if (mesh_a != nullptr) {
@@ -675,10 +705,12 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
   ConvexHit first;
   Vec3 miss = {0, 0, 0};
   const bool touching = convex::Solve(a, b, s, margin, &first, counters, &miss);
-  if (separating_axis != nullptr) {
+  if (coherence != nullptr) {
     const double length = std::sqrt(Dot(miss, miss));
-    *separating_axis =
+    coherence->axis =
         !touching && length > 0 && length < 1e300 ? miss * (1 / length) : Vec3{0, 0, 0};
+    coherence->vertex_a = mesh_a != nullptr ? mesh_a->hint : -1;
+    coherence->vertex_b = mesh_b != nullptr ? mesh_b->hint : -1;
   }
   if (!touching)
     return 0;

@@ -74,9 +74,9 @@ int CollideConvexFast(const mjModel* m, mjData* d, InstanceState* state, mjPreCo
   // ellipsoids; 4 for mesh–mesh and mesh–box, 5 with a margin; 1 without multiccd).
   const int capacity = mj_maxContact(m, g1, g2, margin > 0);
   SeparationHints* hints = state->hints();
-  collision::Vec3* axis = hints != nullptr ? hints->Find(g1, g2) : nullptr;
+  collision::SeparationHint* hint = hints != nullptr ? hints->Find(g1, g2) : nullptr;
   const int count =
-      collision::CollideConvex(a, b, settings, margin, AsContacts(con), capacity, &counters, axis);
+      collision::CollideConvex(a, b, settings, margin, AsContacts(con), capacity, &counters, hint);
   if (counters.bad_pose != 0) {
     state->WarnBadPose(g1, g2);
   }

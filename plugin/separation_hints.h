@@ -1,7 +1,8 @@
 // Fast mode's temporal coherence: per geom pair of one mjData, the unit axis that separated the
-// pair at its last call (collision/convex_contact.h checks it first: two support queries instead
-// of a solve while the pair stays apart). A hint only ever saves time; results do not depend on
-// it (see CollideConvex).
+// pair at its last call and the meshes' last support vertices (collision/convex_contact.h checks
+// the axis first: two support queries, climbing from those vertices, instead of a solve while the
+// pair stays apart). A hint only ever saves time; results do not depend on it (see
+// CollideConvex).
 //
 // MuJoCo's thread pool calls different pairs of one mjData concurrently, never the same pair
 // twice at once, and its task joins order one step's calls before the next step's. So slots are
@@ -13,7 +14,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "collision/vec3.h"
+#include "collision/convex_contact.h"
 
 namespace mjportal {
 
@@ -29,8 +30,8 @@ class SeparationHints {
     mask_ = size - 1;
   }
 
-  // The axis slot of pair (g1, g2), claimed on first use; nullptr when the table is full.
-  collision::Vec3* Find(int g1, int g2) {
+  // The hint slot of pair (g1, g2), claimed on first use; nullptr when the table is full.
+  collision::SeparationHint* Find(int g1, int g2) {
     const std::uint64_t key = ((static_cast<std::uint64_t>(static_cast<std::uint32_t>(g1)) << 32) |
                                static_cast<std::uint32_t>(g2)) +
                               1;
@@ -40,10 +41,10 @@ class SeparationHints {
       std::uint64_t current = slot.key.load(std::memory_order_acquire);
       if (current == 0 &&
           slot.key.compare_exchange_strong(current, key, std::memory_order_acq_rel)) {
-        return &slot.axis;
+        return &slot.hint;
       }
       if (current == key) {
-        return &slot.axis;
+        return &slot.hint;
       }
     }
     return nullptr;
@@ -53,7 +54,7 @@ class SeparationHints {
   static constexpr int kMaxProbe = 16;
   struct Slot {
     std::atomic<std::uint64_t> key{0};
-    collision::Vec3 axis = {0, 0, 0};
+    collision::SeparationHint hint;
   };
   std::unique_ptr<Slot[]> slots_;
   std::size_t mask_ = 0;

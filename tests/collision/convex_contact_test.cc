@@ -1199,7 +1199,7 @@ TEST(ConvexAxisHint, NeverChangesTheAnswer) {
         (touching ? lo : hi) = distance;
       }
     }
-    Vec3 axis = {0, 0, 0};
+    SeparationHint hint;
     for (int step = 0; step < 200; ++step) {
       Store3(b.pos, dir * (distance + s.Uniform(-0.004, 0.006)) + s.Point(0.002));
       const double margin = step % 7 == 0 ? s.Uniform(0, 0.01) : 0.0;
@@ -1208,7 +1208,7 @@ TEST(ConvexAxisHint, NeverChangesTheAnswer) {
       Contact with[kMaxConvexContacts] = {}, without[kMaxConvexContacts] = {};
       ConvexCounters counted, plain;
       const int n_with = CollideConvex(a.View(), b.View(), settings, margin, with,
-                                       kMaxConvexContacts, &counted, &axis);
+                                       kMaxConvexContacts, &counted, &hint);
       const int n_without =
           CollideConvex(a.View(), b.View(), settings, margin, without, kMaxConvexContacts, &plain);
       ASSERT_EQ(n_with, n_without) << "pair " << c << " step " << step << Repro(a, b, margin);
