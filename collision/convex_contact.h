@@ -28,7 +28,8 @@
 //      starts from MPR's portal points and the support that proved the miss, not from scratch:
 //      after a miss in MPR's refinement 39% fewer GJK iterations on random hulls.)
 //   3. Hand-off to EPA, seeded with GJK's enclosing simplex (MPR's final tetrahedron when GJK
-//      ends on a smaller one), when
+//      ends on a smaller one; for pairs of polytopes, boxes and meshes, MPR's tetrahedron first,
+//      GJK only when EPA does not converge from it), when
 //        (a) MPR did not converge within ccd_iterations, or
 //        (b) MPR's portal is not the minimal one: with a flat-featured geom in the pair, the
 //            origin's projection on the final portal falls outside it (on curved pairs the
@@ -537,6 +538,16 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
     }
   }
   if (refine) {
+    // Polytope pairs: EPA straight from MPR's tetrahedron, when it converges from there.
+    if (s.algorithm == CcdAlgorithm::kAuto && !convex::HasCurvedSurface(a, b) &&
+        r.has_tetrahedron && !gjk_ran) {
+      ++counters->epa;
+      const EpaResult e = EpaPenetration(a, b, r.tetrahedron, it, s.tolerance);
+      if (e.ok && e.converged) {
+        *hit = EpaHit(a, b, e);
+        return true;
+      }
+    }
     // EPA from GJK's enclosing simplex (a few GJK steps on overlapping geoms); MPR's tetrahedron
     // only when GJK ends on a smaller simplex (MPR's interior point is the centre of M for
     // symmetric pairs, which makes EPA's faces through it degenerate).
