@@ -48,6 +48,9 @@ struct MeshView {
   bool warm_start = false;
   mutable int hint = -1;
   mutable Vec3 hint_dir = {0, 0, 0};  // the local direction `hint` answered
+  // With a field: a query climbs from `hint` when its direction turned by less than the warm
+  // cone since, cos² of the cone's half-angle (support_field::WarmConeCos2; 0.75: 30°).
+  double warm_cos2 = 0.75;
 };
 
 // A geom as the kernels see it: borrowed pointers into caller-owned arrays.

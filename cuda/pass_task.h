@@ -89,6 +89,8 @@ inline void BuildMeshViews(const DeviceModelSource& source, const float* vert, c
       v.field = fields + source.field_offset[mesh];
       v.field_res = source.field_res;
       v.field_refine = source.field_refine;
+      if (graphadr >= 0)  // the hull's vertex count, from the host's copy of the graph
+        v.warm_cos2 = collision::support_field::WarmConeCos2(source.mesh_graph[graphadr]);
     }
     views[g] = v;
   }

@@ -2,8 +2,9 @@
 // MuJoCo-compiled hulls: it returns exactly the hull vertices within `band` of the supporting
 // plane, by brute force over the hull, and at most kMaxFeaturePoints of them (all within band)
 // when more qualify. The hulls cover each of the walk's two forms: the plain walk (mesh_pile's 8-
-// and 40-vertex hulls, and a 2,000-vertex cloud hull, above the bit set's size) and the
-// branch-free walk with a bit set of visited ids (mesh_pile's 120 and a 200-vertex cloud hull).
+// and 40-vertex hulls, and a 5,000-vertex cloud hull, above the bit set's size) and the
+// branch-free walk with a bit set of visited ids (mesh_pile's 120, 200- and 2,000-vertex cloud
+// hulls).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -33,7 +34,7 @@ TEST(MeshFeatureWalk, FindsExactlyTheHullVerticesWithinBand) {
   std::vector<tools::ModelPtr> models;
   models.push_back(tools::LoadStock(ModelsDir() + "/mesh_pile.xml", &error));
   ASSERT_TRUE(models.back()) << error;
-  for (int points : {200, 2000}) {
+  for (int points : {200, 2000, 5000}) {
     models.push_back(tools::CloudMeshModel(points, &error));
     ASSERT_TRUE(models.back()) << error;
   }

@@ -25,12 +25,13 @@ constexpr int kCases = 1024;
 
 struct FastPair {
   int type1, type2;
-  int mesh_vertices;  // points per mesh cloud (0: no mesh)
+  int mesh_vertices;        // points per mesh cloud (0: no mesh)
+  bool on_surface = false;  // every cloud point a hull vertex (PairScene::Create)
 };
 
 // The general convex pairs (where stock runs its GJK/EPA), two analytic references, plane–mesh
-// (MuJoCo's answer, its support vertex from the field) and meshes of about 20, 200 and 2,000
-// cloud points (hulls of 19, 89 and 247 vertices).
+// (MuJoCo's answer, its support vertex from the field), meshes of about 20, 200 and 2,000
+// cloud points (hulls of 19, 89 and 247 vertices), and hulls of 200 and 2,000 vertices.
 constexpr FastPair kPairs[] = {
     {mjGEOM_SPHERE, mjGEOM_ELLIPSOID, 0},    {mjGEOM_CAPSULE, mjGEOM_CYLINDER, 0},
     {mjGEOM_ELLIPSOID, mjGEOM_ELLIPSOID, 0}, {mjGEOM_CYLINDER, mjGEOM_CYLINDER, 0},
@@ -39,11 +40,14 @@ constexpr FastPair kPairs[] = {
     {mjGEOM_PLANE, mjGEOM_MESH, 2000},       {mjGEOM_CAPSULE, mjGEOM_MESH, 200},
     {mjGEOM_BOX, mjGEOM_MESH, 200},          {mjGEOM_MESH, mjGEOM_MESH, 20},
     {mjGEOM_MESH, mjGEOM_MESH, 200},         {mjGEOM_MESH, mjGEOM_MESH, 2000},
+    {mjGEOM_MESH, mjGEOM_MESH, 200, true},   {mjGEOM_MESH, mjGEOM_MESH, 2000, true},
 };
 
 std::string PairName(const FastPair& p) {
   std::string name = std::string(GeomTypeName(p.type1)) + "-" + GeomTypeName(p.type2);
-  return p.mesh_vertices > 0 ? name + "/" + std::to_string(p.mesh_vertices) + "v" : name;
+  if (p.mesh_vertices == 0)
+    return name;
+  return name + "/" + std::to_string(p.mesh_vertices) + (p.on_surface ? "hull" : "v");
 }
 
 }  // namespace
@@ -62,10 +66,11 @@ int main(int argc, char** argv) {
   // to count the solver paths.
   std::vector<PairScene> scenes, counted;
   for (const FastPair& p : kPairs) {
-    scenes.push_back(
-        PairScene::Create(p.type1, p.type2, kCases, {{"mode", "fast"}}, &error, p.mesh_vertices));
-    counted.push_back(PairScene::Create(
-        p.type1, p.type2, kCases, {{"mode", "fast"}, {"stats", "true"}}, &error, p.mesh_vertices));
+    scenes.push_back(PairScene::Create(p.type1, p.type2, kCases, {{"mode", "fast"}}, &error,
+                                       p.mesh_vertices, p.on_surface));
+    counted.push_back(PairScene::Create(p.type1, p.type2, kCases,
+                                        {{"mode", "fast"}, {"stats", "true"}}, &error,
+                                        p.mesh_vertices, p.on_surface));
     if (!scenes.back().ok() || !counted.back().ok()) {
       std::fprintf(stderr, "mjportal-bench-fast: %s\n", error.c_str());
       return 1;

@@ -63,7 +63,7 @@ const char* GeomTypeName(int type) {
 }
 
 PairScene PairScene::Create(int type1, int type2, int count, const PluginConfig& config,
-                            std::string* error, int mesh_vertices) {
+                            std::string* error, int mesh_vertices, bool on_surface) {
   // Static geoms in the world body; none collides if the model is ever stepped.
   std::ostringstream xml;
   xml << "<mujoco>";
@@ -91,7 +91,7 @@ PairScene PairScene::Create(int type1, int type2, int count, const PluginConfig&
         cloud.Direction(dir);
         const double scale[3] = {0.3, 0.2, 0.15};
         for (int k = 0; k < 3; ++k)
-          xml << dir[k] * scale[k] * cloud.Uniform(0.8, 1.0) << " ";
+          xml << dir[k] * scale[k] * (on_surface ? 1.0 : cloud.Uniform(0.8, 1.0)) << " ";
       }
       xml << "\"/>";
     }

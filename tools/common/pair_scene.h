@@ -24,9 +24,12 @@ class PairScene {
  public:
   // `config` empty: no mjportal instance (stock); else the instance's config keys. Mesh geoms
   // use seeded convex point clouds of `mesh_vertices` points, or with 0 alternate between 8 (MuJoCo
-  // scans them) and 64 (MuJoCo climbs the hull graph).
+  // scans them) and 64 (MuJoCo climbs the hull graph). A cloud's points are random directions on
+  // the ellipsoid with semi-axes 0.3, 0.2, 0.15, each coordinate scaled by a factor drawn from
+  // [0.8, 1] (the hull keeps some of them: 19, 89 and 247 of 20, 200 and 2,000), or with
+  // `on_surface` left on the ellipsoid (every point a hull vertex).
   static PairScene Create(int type1, int type2, int count, const PluginConfig& config,
-                          std::string* error, int mesh_vertices = 0);
+                          std::string* error, int mesh_vertices = 0, bool on_surface = false);
 
   // Draws sizes, poses and margins for every pair from `seed`. The mix: about half of the pairs
   // overlap, and some are special (coincident centres, parallel or antiparallel axes, identity
