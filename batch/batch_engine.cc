@@ -117,8 +117,10 @@ std::shared_ptr<DeviceEntry> DeviceFor(const mjModel* m, const InstanceState* st
   const ModelSupportFields* fields =
       state->config().mode == Mode::kFast ? state->fields() : nullptr;
   std::vector<long> field_offset(m->nmesh, -1);
+  std::vector<int> feature_walk(m->nmesh, 0);
   for (int k = 0; k < m->nmesh && fields != nullptr; ++k) {
     field_offset[k] = fields->offset(k);
+    feature_walk[k] = fields->feature_walk(k);
   }
   cuda::DeviceModelSource source = {};
   source.ngeom = m->ngeom;
@@ -137,6 +139,7 @@ std::shared_ptr<DeviceEntry> DeviceFor(const mjModel* m, const InstanceState* st
   source.fields = fields != nullptr ? fields->data() : nullptr;
   source.nfield_entries = fields != nullptr ? static_cast<long>(fields->bytes() / 4) : 0;
   source.field_offset = field_offset.data();
+  source.mesh_feature_walk = fields != nullptr ? feature_walk.data() : nullptr;
   source.field_res = fields != nullptr ? fields->res() : 0;
   source.field_refine = state->config().support_refine;
   source.settings.max_iterations = m->opt.ccd_iterations;

@@ -51,6 +51,10 @@ struct MeshView {
   // With a field: a query climbs from `hint` when its direction turned by less than the warm
   // cone since, cos² of the cone's half-angle (support_field::WarmConeCos2; 0.75: 30°).
   double warm_cos2 = 0.75;
+  // Hull vertices the contact patch's feature walk may gather (contact_manifold.h): the mesh's
+  // largest face (MuJoCo's merged coplanar polygons), clamped to [kMaxFeaturePoints,
+  // kMaxWalkPoints], so that a face lying flat is gathered whole.
+  int feature_walk = 16;
 };
 
 // A geom as the kernels see it: borrowed pointers into caller-owned arrays.

@@ -11,7 +11,9 @@
 //                       else the side line (2 rim points) when the axis does; else 1 rim point
 //   box                 the corners within band (1, 2, 3 or 4)
 //   mesh                the hull vertices within band, gathered by a breadth-first walk of the
-//                       hull graph from the support vertex (at most kMaxFeaturePoints)
+//                       hull graph from the support vertex, up to the mesh's largest face (at
+//                       most kMaxWalkPoints); beyond kMaxFeaturePoints, their extremes along
+//                       kMaxFeaturePoints directions spread evenly in the plane
 // Both features are gathered first (a one-point feature ends the call before any projection), then
 // taken into the frame (t1, t2, n); three or more points are made a convex polygon in the plane
 // ⊥ n (2D hull, counter-clockwise about n; a cylinder's cap comes in that order); collinear ones a
@@ -40,6 +42,7 @@
 namespace mjportal::collision {
 
 constexpr int kMaxFeaturePoints = 16;  // points kept per support feature
+constexpr int kMaxWalkPoints = 64;     // hull vertices a mesh's feature walk may gather
 constexpr int kCapSides = 8;           // a cylinder cap as a regular polygon
 constexpr int kMaxManifold = kMaxFeaturePoints * 2 + 2;
 // Hull sizes whose feature walk runs branch-free with a bit set of visited ids (measured against
@@ -102,7 +105,11 @@ MJP_HD inline void MeshFeature(const MeshView& mesh, const Vec3& d, double band,
   const int* edge_localid = mesh.graph + 2 + 2 * numvert;
   const int start = support_field::Climb(mesh, d, mesh.hint >= 0 ? mesh.hint : 0);
   const double top = support_field::EntryDot(mesh, d, start);
-  int queue[kMaxFeaturePoints + 1];
+  // The walk gathers up to the mesh's largest face (MeshView::feature_walk).
+  const int limit = mesh.feature_walk < kMaxFeaturePoints ? kMaxFeaturePoints
+                    : mesh.feature_walk > kMaxWalkPoints  ? kMaxWalkPoints
+                                                          : mesh.feature_walk;
+  int queue[kMaxWalkPoints + 1];
   int queued = 1;
   queue[0] = start;
   const double floor = top - band;
@@ -118,7 +125,7 @@ MJP_HD inline void MeshFeature(const MeshView& mesh, const Vec3& d, double band,
     visited[start >> 6] |= 1ull << (start & 63);
     for (int head = 0; head < queued; ++head) {
       const int current = queue[head];
-      for (int e = vert_edgeadr[current]; edge_localid[e] >= 0 && queued < kMaxFeaturePoints; ++e) {
+      for (int e = vert_edgeadr[current]; edge_localid[e] >= 0 && queued < limit; ++e) {
         const int next = edge_localid[e];
         const unsigned long long bit = 1ull << (next & 63);
         const unsigned long long seen = visited[next >> 6] & bit;
@@ -133,7 +140,7 @@ MJP_HD inline void MeshFeature(const MeshView& mesh, const Vec3& d, double band,
     // The queue doubles as the visited set.
     for (int head = 0; head < queued; ++head) {
       const int current = queue[head];
-      for (int e = vert_edgeadr[current]; edge_localid[e] >= 0 && queued < kMaxFeaturePoints; ++e) {
+      for (int e = vert_edgeadr[current]; edge_localid[e] >= 0 && queued < limit; ++e) {
         const int next = edge_localid[e];
         bool seen = false;
         for (int i = 0; i < queued; ++i)
@@ -143,8 +150,41 @@ MJP_HD inline void MeshFeature(const MeshView& mesh, const Vec3& d, double band,
       }
     }
   }
-  for (int i = 0; i < queued; ++i)
-    Add(r, support_field::EntryPoint(mesh, queue[i]));
+  if (queued <= kMaxFeaturePoints) {
+    for (int i = 0; i < queued; ++i)
+      Add(r, support_field::EntryPoint(mesh, queue[i]));
+    return;
+  }
+  // More than a feature holds (a face of many vertices lying flat): the extreme points along
+  // kMaxFeaturePoints directions spread evenly in the plane ⊥ d, which span the whole face. The
+  // first points the walk reached would cover only the part of the face nearest its start, and
+  // the start moves with the least tilt: a can standing on a 32-gon rocked on the half it got.
+  Vec3 t1, t2;
+  TangentFrame(d, &t1, &t2);
+  double u[kMaxWalkPoints], v[kMaxWalkPoints];
+  for (int i = 0; i < queued; ++i) {
+    const Vec3 p = support_field::EntryPoint(mesh, queue[i]);
+    u[i] = Dot(t1, p);
+    v[i] = Dot(t2, p);
+  }
+  // The directions turn by 2π / kMaxFeaturePoints each (a rotation applied step by step).
+  const double step_cos = std::cos(2 * support_field::kPi / kMaxFeaturePoints);
+  const double step_sin = std::sin(2 * support_field::kPi / kMaxFeaturePoints);
+  double cu = 1, cv = 0;
+  unsigned long long taken = 0;
+  for (int k = 0; k < kMaxFeaturePoints; ++k) {
+    if (k > 0) {
+      const double next = cu * step_cos - cv * step_sin;
+      cv = cv * step_cos + cu * step_sin;
+      cu = next;
+    }
+    int best = 0;
+    for (int i = 1; i < queued; ++i)
+      best = u[i] * cu + v[i] * cv > u[best] * cu + v[best] * cv ? i : best;
+    if (!(taken >> best & 1))
+      Add(r, support_field::EntryPoint(mesh, queue[best]));
+    taken |= 1ull << best;
+  }
 }
 
 // The raw support feature of geom g along `sign` × n (A: +1, B: −1; n unit).

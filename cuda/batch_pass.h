@@ -50,7 +50,8 @@ struct DeviceModelSource {
   const int* mesh_graphadr;    // [nmesh], -1: none
   const std::int32_t* fields;  // support fields back to back (fast mode), or nullptr
   long nfield_entries;
-  const long* field_offset;  // [nmesh], -1: none
+  const long* field_offset;      // [nmesh], -1: none
+  const int* mesh_feature_walk;  // [nmesh] MeshView::feature_walk (fast mode), or nullptr
   int field_res;
   bool field_refine;
   collision::ConvexSettings settings;

@@ -85,6 +85,8 @@ inline void BuildMeshViews(const DeviceModelSource& source, const float* vert, c
     v.hillclimb = graphadr >= 0 && count >= 10;  // MuJoCo's rule (plugin/mesh_view.h)
     v.rbound = source.geom_rbound[g];
     v.warm_start = true;
+    if (source.mesh_feature_walk != nullptr)
+      v.feature_walk = source.mesh_feature_walk[mesh];
     if (source.fields != nullptr && source.field_offset[mesh] >= 0) {
       v.field = fields + source.field_offset[mesh];
       v.field_res = source.field_res;

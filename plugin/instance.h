@@ -81,6 +81,7 @@ class InstanceState {
       mesh.hull_vert = fields_->hull(m->geom_dataid[g]);
       mesh.field_res = fields_->res();
       mesh.field_refine = config_.support_refine;
+      mesh.feature_walk = fields_->feature_walk(m->geom_dataid[g]);
       if (mesh.graph != nullptr)
         mesh.warm_cos2 = collision::support_field::WarmConeCos2(mesh.graph[0]);
     }

@@ -22,7 +22,14 @@ std::map<Key, std::weak_ptr<const ModelSupportFields>> registry;
 }  // namespace
 
 ModelSupportFields::ModelSupportFields(const mjModel* m, int res)
-    : res_(res), offset_(m->nmesh, -1), hull_offset_(m->nmesh, -1) {
+    : res_(res), offset_(m->nmesh, -1), hull_offset_(m->nmesh, -1), feature_walk_(m->nmesh, 0) {
+  // Each mesh's largest face (MuJoCo's polygons merge coplanar hull triangles).
+  for (int id = 0; id < m->nmesh; ++id) {
+    for (int k = 0; k < m->mesh_polynum[id]; ++k) {
+      const int count = m->mesh_polyvertnum[m->mesh_polyadr[id] + k];
+      feature_walk_[id] = count > feature_walk_[id] ? count : feature_walk_[id];
+    }
+  }
   // Only meshes that some mesh geom uses, and that are large enough to profit.
   std::vector<int> first_geom(m->nmesh, -1);
   for (int g = 0; g < m->ngeom; ++g) {

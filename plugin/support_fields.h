@@ -34,6 +34,9 @@ class ModelSupportFields {
   const double* hull(int mesh_id) const {
     return hull_offset_[mesh_id] < 0 ? nullptr : hull_.data() + hull_offset_[mesh_id];
   }
+  // Hull vertices the contact patch's feature walk of mesh `mesh_id` may gather: its largest
+  // face's vertex count (MeshView::feature_walk).
+  int feature_walk(int mesh_id) const { return feature_walk_[mesh_id]; }
   int res() const { return res_; }
   int count() const { return count_; }
   std::size_t bytes() const { return entries_.size() * sizeof(std::int32_t); }
@@ -47,6 +50,7 @@ class ModelSupportFields {
   std::vector<long> offset_;           // per mesh: start in entries_, or -1
   std::vector<double> hull_;           // widened hull vertices of every mesh with a graph
   std::vector<long> hull_offset_;      // per mesh: start in hull_, or -1
+  std::vector<int> feature_walk_;      // per mesh: its largest polygon's vertex count
 };
 
 }  // namespace mjportal

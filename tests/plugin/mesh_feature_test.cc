@@ -95,5 +95,78 @@ TEST(MeshFeatureWalk, FindsExactlyTheHullVerticesWithinBand) {
   EXPECT_TRUE(plain_small && branch_free && plain_large);
 }
 
+// A face of more vertices than a feature holds (mesh_cans' 32-gon caps, walked whole as the
+// plugin sets MeshView::feature_walk to the largest polygon): the feature is the face's extreme
+// points along kMaxFeaturePoints directions spread evenly in the plane ⊥ d, so it spans the
+// whole face, whichever vertex the walk starts from. Checked by brute force over the face's
+// vertices along directions about 1e-3 rad off the cap normals.
+TEST(MeshFeatureWalk, LargeFaceGivesItsExtremesAlongSpreadDirections) {
+  std::string error;
+  tools::ModelPtr m = tools::LoadStock(ModelsDir() + "/mesh_cans.xml", &error);
+  ASSERT_TRUE(m) << error;
+  int g = 0;
+  while (g < m->ngeom && !(m->geom_type[g] == mjGEOM_MESH && m->geom_dataid[g] == 0))
+    ++g;
+  ASSERT_LT(g, m->ngeom);
+  MeshView mesh = MeshViewOf(m.get(), g);
+  ASSERT_NE(mesh.graph, nullptr);
+  int largest = 0;
+  Vec3 cap = {0, 0, 0};  // a cap's normal in the mesh frame (MuJoCo turns meshes to their
+                         // principal axes)
+  for (int k = 0; k < m->mesh_polynum[0]; ++k) {
+    const int poly = m->mesh_polyadr[0] + k;
+    if (m->mesh_polyvertnum[poly] > largest) {
+      largest = m->mesh_polyvertnum[poly];
+      const mjtNum* normal = m->mesh_polynormal + 3 * poly;
+      cap = {normal[0], normal[1], normal[2]};
+    }
+  }
+  ASSERT_EQ(largest, 32);
+  mesh.feature_walk = largest;
+  const int hull = mesh.graph[0];
+  const int* globalid = mesh.graph + 2 + hull;
+  const long cases = EnvCount("MJPORTAL_FEATURE_CASES", 2000);
+  std::mt19937_64 rng(2027);
+  std::normal_distribution<double> gauss;
+  for (long c = 0; c < cases; ++c) {
+    // A cap normal (either cap) tilted by about 1e-3 rad; the band covers the cap only.
+    Vec3 d =
+        cap * (c % 2 ? 1.0 : -1.0) + Vec3{1e-3 * gauss(rng), 1e-3 * gauss(rng), 1e-3 * gauss(rng)};
+    collision::Normalize(d);
+    const double band = 1e-2 * mesh.rbound;
+    mesh.hint = static_cast<int>(c % hull);  // the walk starts wherever the last query ended
+    double top = -1e300;
+    for (int k = 0; k < hull; ++k)
+      top = std::max(top, DotVertex(d, mesh.vert, globalid[k]));
+    std::vector<Vec3> face;
+    for (int k = 0; k < hull; ++k) {
+      if (DotVertex(d, mesh.vert, globalid[k]) >= top - band)
+        face.push_back(collision::MeshPoint(mesh.vert, globalid[k]));
+    }
+    ASSERT_EQ(face.size(), 32u);
+    collision::RawPoints raw;
+    collision::manifold::MeshFeature(mesh, d, band, &raw);
+    char repro[200];
+    std::snprintf(repro, sizeof(repro), "case %ld d %.17g %.17g %.17g band %.17g", c, d.x, d.y, d.z,
+                  band);
+    ASSERT_GE(raw.count, 8) << repro;
+    ASSERT_LE(raw.count, collision::kMaxFeaturePoints) << repro;
+    Vec3 t1, t2;
+    collision::TangentFrame(d, &t1, &t2);
+    for (int k = 0; k < collision::kMaxFeaturePoints; ++k) {
+      const double angle = 2 * collision::support_field::kPi * k / collision::kMaxFeaturePoints;
+      const Vec3 w = t1 * std::cos(angle) + t2 * std::sin(angle);
+      double face_max = -1e300, found_max = -1e300;
+      for (const Vec3& p : face)
+        face_max = std::max(face_max, collision::Dot(w, p));
+      for (int i = 0; i < raw.count; ++i) {
+        ASSERT_GE(collision::Dot(d, raw.p[i]), top - band) << repro;
+        found_max = std::max(found_max, collision::Dot(w, raw.p[i]));
+      }
+      ASSERT_NEAR(found_max, face_max, 1e-12 * mesh.rbound) << repro << " direction " << k;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mjportal::testing
