@@ -167,23 +167,34 @@ MJP_HD inline void MeshFeature(const MeshView& mesh, const Vec3& d, double band,
     u[i] = Dot(t1, p);
     v[i] = Dot(t2, p);
   }
-  // The directions turn by 2π / kMaxFeaturePoints each (a rotation applied step by step).
+  // The directions turn by 2π / kMaxFeaturePoints each (a rotation applied step by step); each
+  // point is scored against all of them in turn (independent running maxima, no chain through
+  // the last winner's coordinates).
   const double step_cos = std::cos(2 * support_field::kPi / kMaxFeaturePoints);
   const double step_sin = std::sin(2 * support_field::kPi / kMaxFeaturePoints);
-  double cu = 1, cv = 0;
+  double cu[kMaxFeaturePoints], cv[kMaxFeaturePoints], top_score[kMaxFeaturePoints];
+  int winner[kMaxFeaturePoints];
+  cu[0] = 1, cv[0] = 0;
+  for (int k = 1; k < kMaxFeaturePoints; ++k) {
+    cu[k] = cu[k - 1] * step_cos - cv[k - 1] * step_sin;
+    cv[k] = cv[k - 1] * step_cos + cu[k - 1] * step_sin;
+  }
+  for (int k = 0; k < kMaxFeaturePoints; ++k) {
+    top_score[k] = u[0] * cu[k] + v[0] * cv[k];
+    winner[k] = 0;
+  }
+  for (int i = 1; i < queued; ++i) {
+    for (int k = 0; k < kMaxFeaturePoints; ++k) {
+      const double score = u[i] * cu[k] + v[i] * cv[k];
+      winner[k] = score > top_score[k] ? i : winner[k];
+      top_score[k] = score > top_score[k] ? score : top_score[k];
+    }
+  }
   unsigned long long taken = 0;
   for (int k = 0; k < kMaxFeaturePoints; ++k) {
-    if (k > 0) {
-      const double next = cu * step_cos - cv * step_sin;
-      cv = cv * step_cos + cu * step_sin;
-      cu = next;
-    }
-    int best = 0;
-    for (int i = 1; i < queued; ++i)
-      best = u[i] * cu + v[i] * cv > u[best] * cu + v[best] * cv ? i : best;
-    if (!(taken >> best & 1))
-      Add(r, support_field::EntryPoint(mesh, queue[best]));
-    taken |= 1ull << best;
+    if (!(taken >> winner[k] & 1))
+      Add(r, support_field::EntryPoint(mesh, queue[winner[k]]));
+    taken |= 1ull << winner[k];
   }
 }
 
