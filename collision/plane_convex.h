@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "collision/contact.h"
+#include "collision/contact_manifold.h"
 #include "collision/mesh_support.h"
 #include "collision/support_field.h"
 
@@ -36,6 +37,66 @@ MJP_HD inline void PlaneContact(const Vec3& point, const Vec3& n, const Vec3& p,
   out->pos = point + n * (-0.5 * out->dist);
   out->normal = n;
   out->tangent = {0.0, 0.0, 0.0};
+}
+
+// Fast mode's patch for a mesh whose largest face has more vertices than a contact feature holds
+// (MeshView::feature_walk > kMaxFeaturePoints; compat never sets it). MuJoCo's rule below keeps
+// only hull neighbours 0.3 × rbound from the first contact, which on such a face (a 32-sided
+// can's cap: neighbours 0.2 × rbound apart) are few, and the mesh rocks on two contacts. Here:
+// the mesh's feature along −n (contact_manifold.h: the face gathered whole, its extremes along
+// 16 spread directions), band kFeatureBand × rbound plus the first contact's reach into the
+// margin, every point within the margin of the plane a candidate, reduced to MuJoCo's three: the
+// candidate farthest along t1 and the two that span the largest triangle with it. The choice
+// looks at positions only: on a face lying flat the depths differ by rounding, and a triangle
+// built from the deepest point (or on a diameter, whose third corner may fall on either side)
+// turned from step to step and the mesh rocked. A later pair wins only when larger by more than
+// rounding, so a regular polygon's equal triangles resolve the same way every step. Writes them
+// over `out` and returns their count, or 0 when fewer than two qualify (the caller keeps
+// MuJoCo's answer).
+MJP_HD inline int MeshFacePatch(const GeomView& mesh_geom, const Vec3& local_dir, const Vec3& n,
+                                const Vec3& plane_pos, double margin, double first_dist,
+                                Contact* out) {
+  const MeshView& mesh = *mesh_geom.mesh;
+  const double reach = margin - first_dist, cap = 0.1 * mesh.rbound;
+  const double band = kFeatureBand * mesh.rbound + (reach < cap ? (reach > 0 ? reach : 0) : cap);
+  RawPoints raw;
+  manifold::MeshFeature(mesh, local_dir, band, &raw);
+  Vec3 t1, t2;
+  TangentFrame(n, &t1, &t2);
+  const Vec3 mesh_pos = Load3(mesh_geom.pos);
+  manifold::Candidate c[kMaxFeaturePoints];
+  int count = 0;
+  for (int i = 0; i < raw.count; ++i) {
+    const Vec3 point = Rotate(mesh_geom.mat, raw.p[i]) + mesh_pos;
+    const double dist = Dot(n, point - plane_pos);
+    if (dist <= margin)
+      c[count++] = {Dot(t1, point), Dot(t2, point), dist, Dot(n, point)};
+  }
+  if (count < 2)
+    return 0;
+  int kept[kMaxMeshContacts] = {0, 1, 2};
+  if (count > kMaxMeshContacts) {
+    for (int i = 1; i < count; ++i)
+      kept[0] = c[i].u > c[kept[0]].u ? i : kept[0];
+    const manifold::Candidate& a = c[kept[0]];
+    double best = -1;
+    for (int i = 0; i < count; ++i) {
+      for (int j = i + 1; j < count; ++j) {
+        const double area = std::fabs(manifold::Cross2(a.u, a.v, c[i].u, c[i].v, c[j].u, c[j].v));
+        if (area > best * (1 + 1e-9)) {
+          best = area;
+          kept[1] = i;
+          kept[2] = j;
+        }
+      }
+    }
+    count = kMaxMeshContacts;
+  }
+  for (int i = 0; i < count; ++i) {
+    const manifold::Candidate& k = c[kept[i]];
+    PlaneContact(t1 * k.u + t2 * k.v + n * k.h, n, plane_pos, out + i);
+  }
+  return count;
 }
 
 }  // namespace plane_convex
@@ -109,6 +170,14 @@ MJP_HD inline int CollidePlaneMesh(const GeomView& plane, const GeomView& mesh_g
   }
   plane_convex::PlaneContact(deepest, n, plane_pos, out);
   int count = 1;
+  if (mesh.feature_walk > kMaxFeaturePoints) {  // fast mode, a face of many vertices
+    if (mesh.hillclimb)        // hull_index is then hull-local: the walk starts from the
+      mesh.hint = hull_index;  // support vertex
+    const int patch =
+        plane_convex::MeshFacePatch(mesh_geom, local_dir, n, plane_pos, margin, dist, out);
+    if (patch > 0)
+      return patch;
+  }
 
   // More vertices below the threshold: d·v > n·(c - p) - margin  <=>  height(v) < margin.
   const double threshold = Dot(n, mesh_pos - plane_pos) - margin;

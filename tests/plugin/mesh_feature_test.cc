@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "collision/contact_manifold.h"
+#include "collision/plane_convex.h"
 #include "plugin/mesh_view.h"
 #include "tests/env_count.h"
 #include "tests/fixture.h"
@@ -166,6 +167,96 @@ TEST(MeshFeatureWalk, LargeFaceGivesItsExtremesAlongSpreadDirections) {
       ASSERT_NEAR(found_max, face_max, 1e-12 * mesh.rbound) << repro << " direction " << k;
     }
   }
+}
+
+// Fast plane–mesh on a face of more vertices than a feature holds (mesh_cans' 32-gon cap standing
+// on the plane at random yaws, 1e-4 deep, tilted by about 1e-6 rad): three contacts on the cap's
+// rim spanning a triangle that holds the cap's centre, at least 0.8 of the inscribed equilateral
+// triangle's area; the same three after a shift of 1e-12 along the normal (the depths' rounding
+// does not choose them). With the walk left at 16, as compat's view has it: MuJoCo's answer,
+// fewer than three contacts on most of these poses (the first contact's neighbours lie within
+// 0.3 × rbound of it).
+TEST(PlaneMeshPatch, ManySidedCapStandsOnThreeSpreadContacts) {
+  std::string error;
+  tools::ModelPtr m = tools::LoadStock(ModelsDir() + "/mesh_cans.xml", &error);
+  ASSERT_TRUE(m) << error;
+  int g = 0;
+  while (g < m->ngeom && !(m->geom_type[g] == mjGEOM_MESH && m->geom_dataid[g] == 0))
+    ++g;
+  ASSERT_LT(g, m->ngeom);
+  MeshView mesh = MeshViewOf(m.get(), g);
+  mjtNum cap[3] = {0, 0, 0};
+  int largest = 0;
+  for (int k = 0; k < m->mesh_polynum[0]; ++k) {
+    const int poly = m->mesh_polyadr[0] + k;
+    if (m->mesh_polyvertnum[poly] > largest) {
+      largest = m->mesh_polyvertnum[poly];
+      mju_copy3(cap, m->mesh_polynormal + 3 * poly);
+    }
+  }
+  ASSERT_EQ(largest, 32);
+  const double plane_pos[3] = {0, 0, 0}, plane_mat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const double plane_size[3] = {1, 1, 0.1};
+  const collision::GeomView plane = {plane_pos, plane_mat, plane_size};
+  std::mt19937_64 rng(2028);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::normal_distribution<double> gauss;
+  const long cases = EnvCount("MJPORTAL_FEATURE_CASES", 2000) / 4;
+  long fewer = 0;  // poses where MuJoCo's answer has fewer than three contacts
+  for (long c = 0; c < cases; ++c) {
+    // Turn the cap's normal to -z, then a random yaw and a tilt of about 1e-6 rad.
+    mjtNum to_cap[4], flip[4] = {0, 1, 0, 0}, yaw[4], tilt[4], q[4], t[4];
+    mju_quatZ2Vec(to_cap, cap);
+    mju_negQuat(to_cap, to_cap);
+    const mjtNum z[3] = {0, 0, 1};
+    mju_axisAngle2Quat(yaw, z, 2 * mjPI * unit(rng));
+    const mjtNum axis[3] = {gauss(rng), gauss(rng), 0};
+    mju_axisAngle2Quat(tilt, axis, 1e-6 * mju_norm3(axis));
+    mju_mulQuat(t, flip, to_cap);
+    mju_mulQuat(q, yaw, t);
+    mju_mulQuat(t, tilt, q);
+    double mat[9];
+    mju_quat2Mat(mat, t);
+    double lowest = 1e300, radius = 0;
+    for (int v = 0; v < mesh.nvert; ++v) {
+      const Vec3 p = collision::Rotate(mat, collision::MeshPoint(mesh.vert, v));
+      lowest = std::min(lowest, p.z);
+      radius = std::max(radius, std::hypot(p.x, p.y));
+    }
+    double pos[3] = {0.1 * gauss(rng), 0.1 * gauss(rng), -lowest - 1e-4};
+    collision::GeomView can = {pos, mat, m->geom_size + 3 * g, &mesh};
+    char repro[160];
+    std::snprintf(repro, sizeof(repro), "case %ld quat %.17g %.17g %.17g %.17g", c, t[0], t[1],
+                  t[2], t[3]);
+    mesh.feature_walk = 16;
+    collision::Contact mujoco[3];
+    fewer += collision::CollidePlaneMesh(plane, can, 0.0, mujoco) < 3;
+    mesh.feature_walk = largest;
+    collision::Contact out[3], shifted[3];
+    ASSERT_EQ(collision::CollidePlaneMesh(plane, can, 0.0, out), 3) << repro;
+    pos[2] += 1e-12;
+    ASSERT_EQ(collision::CollidePlaneMesh(plane, can, 0.0, shifted), 3) << repro;
+    double cross[3];
+    for (int i = 0; i < 3; ++i) {
+      const double du = out[i].pos.x - pos[0], dv = out[i].pos.y - pos[1];
+      EXPECT_GT(std::hypot(du, dv), 0.99 * radius) << repro;
+      EXPECT_LT(out[i].dist, 0) << repro;
+      EXPECT_NEAR(out[i].pos.x, shifted[i].pos.x, 1e-12) << repro;
+      EXPECT_NEAR(out[i].pos.y, shifted[i].pos.y, 1e-12) << repro;
+      const collision::Contact &a = out[i], &b = out[(i + 1) % 3];
+      cross[i] =
+          (b.pos.x - a.pos.x) * (pos[1] - a.pos.y) - (b.pos.y - a.pos.y) * (pos[0] - a.pos.x);
+    }
+    EXPECT_TRUE((cross[0] > 0 && cross[1] > 0 && cross[2] > 0) ||
+                (cross[0] < 0 && cross[1] < 0 && cross[2] < 0))
+        << repro << ": the centre lies outside the contact triangle";
+    const double area =
+        0.5 * std::fabs((out[1].pos.x - out[0].pos.x) * (out[2].pos.y - out[0].pos.y) -
+                        (out[1].pos.y - out[0].pos.y) * (out[2].pos.x - out[0].pos.x));
+    EXPECT_GT(area, 0.8 * 3 * std::sqrt(3.0) / 4 * radius * radius) << repro;
+  }
+  std::printf("MuJoCo's answer: fewer than three contacts on %ld of %ld poses\n", fewer, cases);
+  EXPECT_GT(2 * fewer, cases);
 }
 
 }  // namespace
