@@ -2,7 +2,8 @@
 // more hull vertices below the plane, as MuJoCo 3.12 computes them (compat). In fast mode the
 // mesh view carries its support field, which finds the same support vertex on larger hulls in
 // O(1) instead of MuJoCo's climb from hull vertex 0 (exact ties aside: any tied vertex is
-// deepest).
+// deepest); and for a mesh whose largest face has more than 16 vertices, whose close neighbours
+// MuJoCo's spacing rule drops, three contacts spread over that face (MeshFacePatch).
 //
 // Math: for plane normal n through p, the convex geom's deepest point is its support point s
 // along -n; dist = n·(s - p), the contact halfway between s and the plane. Ellipsoid support, in
