@@ -13,7 +13,8 @@
 //   mesh                the hull vertices within band, gathered by a breadth-first walk of the
 //                       hull graph from the support vertex, up to the mesh's largest face (at
 //                       most kMaxWalkPoints); beyond kMaxFeaturePoints, their extremes along
-//                       kMaxFeaturePoints directions spread evenly in the plane
+//                       kMaxFeaturePoints directions spread evenly in the plane; on fine hulls
+//                       of small faces at most kFineFeaturePoints
 // Both features are gathered first (a one-point feature ends the call before any projection), then
 // taken into the frame (t1, t2, n); three or more points are made a convex polygon in the plane
 // ⊥ n (2D hull, counter-clockwise about n; a cylinder's cap comes in that order); collinear ones a
@@ -51,6 +52,13 @@ constexpr int kMaxManifold = kMaxFeaturePoints * 2 + 2;
 // whole call 7% faster).
 constexpr int kBranchFreeWalk = 64;
 constexpr int kVisitedBits = 4096;
+// Hulls of more than kFineHull vertices whose faces are small (none above kMaxFeaturePoints
+// vertices) are curved surfaces finely cut: a feature there is a cap the walk cuts short anyway
+// (on 2,000-vertex hulls 81% of the features filled all 16 points), so the walk stops at
+// kFineFeaturePoints, the support vertex and about its nearest ring. Measured on 2,000-vertex
+// hulls: the whole mesh–mesh call 12% faster (2,859 -> 2,527 ns).
+constexpr int kFineHull = 500;
+constexpr int kFineFeaturePoints = 10;
 
 // The contact frame: unit normal n (A towards B) and the tangents t1, t2 (t1 × t2 = n).
 struct ContactFrame {
@@ -105,10 +113,12 @@ MJP_HD inline void MeshFeature(const MeshView& mesh, const Vec3& d, double band,
   const int* edge_localid = mesh.graph + 2 + 2 * numvert;
   const int start = support_field::Climb(mesh, d, mesh.hint >= 0 ? mesh.hint : 0);
   const double top = support_field::EntryDot(mesh, d, start);
-  // The walk gathers up to the mesh's largest face (MeshView::feature_walk).
-  const int limit = mesh.feature_walk < kMaxFeaturePoints ? kMaxFeaturePoints
-                    : mesh.feature_walk > kMaxWalkPoints  ? kMaxWalkPoints
-                                                          : mesh.feature_walk;
+  // The walk gathers up to the mesh's largest face (MeshView::feature_walk), less on fine hulls
+  // of small faces.
+  const int limit = mesh.feature_walk > kMaxWalkPoints      ? kMaxWalkPoints
+                    : mesh.feature_walk > kMaxFeaturePoints ? mesh.feature_walk
+                    : numvert > kFineHull                   ? kFineFeaturePoints
+                                                            : kMaxFeaturePoints;
   int queue[kMaxWalkPoints + 1];
   int queued = 1;
   queue[0] = start;

@@ -1,7 +1,8 @@
 // The clipped patch's mesh feature walk (collision/contact_manifold.h, manifold::MeshFeature) on
 // MuJoCo-compiled hulls: it returns exactly the hull vertices within `band` of the supporting
-// plane, by brute force over the hull, and at most kMaxFeaturePoints of them (all within band)
-// when more qualify. The hulls cover each of the walk's two forms: the plain walk (mesh_pile's 8-
+// plane, by brute force over the hull, and at most kMaxFeaturePoints of them (kFineFeaturePoints
+// on hulls of more than kFineHull vertices; all within band) when more qualify. The hulls cover
+// each of the walk's two forms: the plain walk (mesh_pile's 8-
 // and 40-vertex hulls, and a 5,000-vertex cloud hull, above the bit set's size) and the
 // branch-free walk with a bit set of visited ids (mesh_pile's 120, 200- and 2,000-vertex cloud
 // hulls).
@@ -83,10 +84,13 @@ TEST(MeshFeatureWalk, FindsExactlyTheHullVerticesWithinBand) {
         std::snprintf(repro, sizeof(repro), "hull %d case %ld d %.17g %.17g %.17g band %.17g", hull,
                       c, d.x, d.y, d.z, band);
         ASSERT_EQ(std::adjacent_find(found.begin(), found.end()), found.end()) << repro;
-        if (expected.size() <= collision::kMaxFeaturePoints) {
+        // The walk's cap: kMaxFeaturePoints, or kFineFeaturePoints on fine hulls of small faces.
+        const size_t cap = hull > collision::kFineHull ? collision::kFineFeaturePoints
+                                                       : collision::kMaxFeaturePoints;
+        if (expected.size() <= cap) {
           ASSERT_EQ(found, expected) << repro;
         } else {
-          ASSERT_EQ(found.size(), static_cast<size_t>(collision::kMaxFeaturePoints)) << repro;
+          ASSERT_EQ(found.size(), cap) << repro;
           for (const Point& p : found)
             ASSERT_TRUE(std::binary_search(expected.begin(), expected.end(), p)) << repro;
         }
