@@ -60,6 +60,17 @@ constexpr int kVisitedBits = 4096;
 constexpr int kFineHull = 500;
 constexpr int kFineFeaturePoints = 10;
 
+// Height tolerance of a support feature, as a fraction of the geom's scale (GeomScale).
+constexpr double kFeatureBand = 1e-3;
+
+// A support feature's band for a geom of scale `scale`: kFeatureBand × scale plus `reach`, how
+// far above the deepest point a point may lie and still be within the margin (margin − the first
+// contact's dist), capped at a tenth of the scale.
+MJP_HD inline double FeatureBand(double scale, double reach) {
+  const double cap = 0.1 * scale;
+  return kFeatureBand * scale + (reach < cap ? (reach > 0 ? reach : 0) : cap);
+}
+
 // The contact frame: unit normal n (A towards B) and the tangents t1, t2 (t1 × t2 = n).
 struct ContactFrame {
   Vec3 n, t1, t2;
@@ -533,9 +544,6 @@ MJP_HD inline int Reduce(Candidate* c, int count, int capacity) {
 
 }  // namespace manifold
 
-// Height tolerance of a support feature, as a fraction of the geom's scale (GeomScale).
-constexpr double kFeatureBand = 1e-3;
-
 // The contact patch of geoms a and b touching along unit normal n (A towards B), as above. Each
 // feature's band is kFeatureBand × its geom's scale plus `reach`: how far above the deepest point
 // a point may lie and still be within the margin (the caller's margin − first dist, capped at a
@@ -545,15 +553,11 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const V
                                double reach, double margin, Contact* out, int capacity) {
   using manifold::Candidate;
   const double scale_a = GeomScale(a), scale_b = GeomScale(b);
-  const auto band = [reach](double scale) {
-    const double cap = 0.1 * scale;
-    return kFeatureBand * scale + (reach < cap ? (reach > 0 ? reach : 0) : cap);
-  };
   RawPoints raw_a, raw_b;
-  manifold::RawFeature(a, n, 1, band(scale_a), &raw_a);
+  manifold::RawFeature(a, n, 1, FeatureBand(scale_a, reach), &raw_a);
   if (raw_a.count < 2)
     return 0;
-  manifold::RawFeature(b, n, -1, band(scale_b), &raw_b);
+  manifold::RawFeature(b, n, -1, FeatureBand(scale_b, reach), &raw_b);
   if (raw_b.count < 2)
     return 0;
   ContactFrame frame;

@@ -58,10 +58,8 @@ MJP_HD inline int MeshFacePatch(const GeomView& mesh_geom, const Vec3& local_dir
                                 const Vec3& plane_pos, double margin, double first_dist,
                                 Contact* out) {
   const MeshView& mesh = *mesh_geom.mesh;
-  const double reach = margin - first_dist, cap = 0.1 * mesh.rbound;
-  const double band = kFeatureBand * mesh.rbound + (reach < cap ? (reach > 0 ? reach : 0) : cap);
   RawPoints raw;
-  manifold::MeshFeature(mesh, local_dir, band, &raw);
+  manifold::MeshFeature(mesh, local_dir, FeatureBand(mesh.rbound, margin - first_dist), &raw);
   Vec3 t1, t2;
   TangentFrame(n, &t1, &t2);
   const Vec3 mesh_pos = Load3(mesh_geom.pos);

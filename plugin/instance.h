@@ -82,8 +82,7 @@ class InstanceState {
       mesh.field_res = fields_->res();
       mesh.field_refine = config_.support_refine;
       mesh.feature_walk = fields_->feature_walk(m->geom_dataid[g]);
-      if (mesh.graph != nullptr)
-        mesh.warm_cos2 = collision::support_field::WarmConeCos2(mesh.graph[0]);
+      mesh.warm_cos2 = fields_->warm_cos2(m->geom_dataid[g]);
     }
     return mesh;
   }

@@ -22,9 +22,16 @@ std::map<Key, std::weak_ptr<const ModelSupportFields>> registry;
 }  // namespace
 
 ModelSupportFields::ModelSupportFields(const mjModel* m, int res)
-    : res_(res), offset_(m->nmesh, -1), hull_offset_(m->nmesh, -1), feature_walk_(m->nmesh, 0) {
-  // Each mesh's largest face (MuJoCo's polygons merge coplanar hull triangles).
+    : res_(res),
+      offset_(m->nmesh, -1),
+      hull_offset_(m->nmesh, -1),
+      feature_walk_(m->nmesh, 0),
+      warm_cos2_(m->nmesh, collision::MeshView{}.warm_cos2) {
+  // Each mesh's largest face (MuJoCo's polygons merge coplanar hull triangles), and its warm
+  // cone from its hull's vertex count.
   for (int id = 0; id < m->nmesh; ++id) {
+    if (m->mesh_graphadr[id] >= 0)
+      warm_cos2_[id] = collision::support_field::WarmConeCos2(m->mesh_graph[m->mesh_graphadr[id]]);
     for (int k = 0; k < m->mesh_polynum[id]; ++k) {
       const int count = m->mesh_polyvertnum[m->mesh_polyadr[id] + k];
       feature_walk_[id] = count > feature_walk_[id] ? count : feature_walk_[id];

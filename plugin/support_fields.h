@@ -37,6 +37,8 @@ class ModelSupportFields {
   // Hull vertices the contact patch's feature walk of mesh `mesh_id` may gather: its largest
   // face's vertex count (MeshView::feature_walk).
   int feature_walk(int mesh_id) const { return feature_walk_[mesh_id]; }
+  // cos² of mesh `mesh_id`'s warm-climb cone (MeshView::warm_cos2, from its hull's size).
+  double warm_cos2(int mesh_id) const { return warm_cos2_[mesh_id]; }
   int res() const { return res_; }
   int count() const { return count_; }
   std::size_t bytes() const { return entries_.size() * sizeof(std::int32_t); }
@@ -51,6 +53,7 @@ class ModelSupportFields {
   std::vector<double> hull_;           // widened hull vertices of every mesh with a graph
   std::vector<long> hull_offset_;      // per mesh: start in hull_, or -1
   std::vector<int> feature_walk_;      // per mesh: its largest polygon's vertex count
+  std::vector<double> warm_cos2_;      // per mesh: support_field::WarmConeCos2 of its hull
 };
 
 }  // namespace mjportal

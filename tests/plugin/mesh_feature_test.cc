@@ -100,34 +100,53 @@ TEST(MeshFeatureWalk, FindsExactlyTheHullVerticesWithinBand) {
   EXPECT_TRUE(plain_small && branch_free && plain_large);
 }
 
+// mesh_cans.xml's can (mesh 0): the first geom using it, its largest polygon's vertex count and
+// that polygon's normal in the mesh frame (MuJoCo turns meshes to their principal axes, so a
+// cap's normal is not z).
+struct CanCap {
+  tools::ModelPtr model;
+  int geom = -1;
+  int largest = 0;
+  Vec3 normal = {0, 0, 0};
+};
+
+CanCap LoadCanCap() {
+  CanCap can;
+  std::string error;
+  can.model = tools::LoadStock(ModelsDir() + "/mesh_cans.xml", &error);
+  EXPECT_TRUE(can.model) << error;
+  if (!can.model)
+    return can;
+  const mjModel* m = can.model.get();
+  for (int g = 0; g < m->ngeom && can.geom < 0; ++g) {
+    if (m->geom_type[g] == mjGEOM_MESH && m->geom_dataid[g] == 0)
+      can.geom = g;
+  }
+  for (int k = 0; k < m->mesh_polynum[0]; ++k) {
+    const int poly = m->mesh_polyadr[0] + k;
+    if (m->mesh_polyvertnum[poly] > can.largest) {
+      can.largest = m->mesh_polyvertnum[poly];
+      const mjtNum* normal = m->mesh_polynormal + 3 * poly;
+      can.normal = {normal[0], normal[1], normal[2]};
+    }
+  }
+  return can;
+}
+
 // A face of more vertices than a feature holds (mesh_cans' 32-gon caps, walked whole as the
 // plugin sets MeshView::feature_walk to the largest polygon): the feature is the face's extreme
 // points along kMaxFeaturePoints directions spread evenly in the plane ⊥ d, so it spans the
 // whole face, whichever vertex the walk starts from. Checked by brute force over the face's
 // vertices along directions about 1e-3 rad off the cap normals.
 TEST(MeshFeatureWalk, LargeFaceGivesItsExtremesAlongSpreadDirections) {
-  std::string error;
-  tools::ModelPtr m = tools::LoadStock(ModelsDir() + "/mesh_cans.xml", &error);
-  ASSERT_TRUE(m) << error;
-  int g = 0;
-  while (g < m->ngeom && !(m->geom_type[g] == mjGEOM_MESH && m->geom_dataid[g] == 0))
-    ++g;
-  ASSERT_LT(g, m->ngeom);
-  MeshView mesh = MeshViewOf(m.get(), g);
+  const CanCap can = LoadCanCap();
+  ASSERT_TRUE(can.model);
+  ASSERT_GE(can.geom, 0);
+  MeshView mesh = MeshViewOf(can.model.get(), can.geom);
   ASSERT_NE(mesh.graph, nullptr);
-  int largest = 0;
-  Vec3 cap = {0, 0, 0};  // a cap's normal in the mesh frame (MuJoCo turns meshes to their
-                         // principal axes)
-  for (int k = 0; k < m->mesh_polynum[0]; ++k) {
-    const int poly = m->mesh_polyadr[0] + k;
-    if (m->mesh_polyvertnum[poly] > largest) {
-      largest = m->mesh_polyvertnum[poly];
-      const mjtNum* normal = m->mesh_polynormal + 3 * poly;
-      cap = {normal[0], normal[1], normal[2]};
-    }
-  }
-  ASSERT_EQ(largest, 32);
-  mesh.feature_walk = largest;
+  ASSERT_EQ(can.largest, 32);
+  mesh.feature_walk = can.largest;
+  const Vec3 cap = can.normal;
   const int hull = mesh.graph[0];
   const int* globalid = mesh.graph + 2 + hull;
   const long cases = EnvCount("MJPORTAL_FEATURE_CASES", 2000);
@@ -181,24 +200,15 @@ TEST(MeshFeatureWalk, LargeFaceGivesItsExtremesAlongSpreadDirections) {
 // fewer than three contacts on most of these poses (the first contact's neighbours lie within
 // 0.3 × rbound of it).
 TEST(PlaneMeshPatch, ManySidedCapStandsOnThreeSpreadContacts) {
-  std::string error;
-  tools::ModelPtr m = tools::LoadStock(ModelsDir() + "/mesh_cans.xml", &error);
-  ASSERT_TRUE(m) << error;
-  int g = 0;
-  while (g < m->ngeom && !(m->geom_type[g] == mjGEOM_MESH && m->geom_dataid[g] == 0))
-    ++g;
-  ASSERT_LT(g, m->ngeom);
-  MeshView mesh = MeshViewOf(m.get(), g);
-  mjtNum cap[3] = {0, 0, 0};
-  int largest = 0;
-  for (int k = 0; k < m->mesh_polynum[0]; ++k) {
-    const int poly = m->mesh_polyadr[0] + k;
-    if (m->mesh_polyvertnum[poly] > largest) {
-      largest = m->mesh_polyvertnum[poly];
-      mju_copy3(cap, m->mesh_polynormal + 3 * poly);
-    }
-  }
+  const CanCap can = LoadCanCap();
+  ASSERT_TRUE(can.model);
+  ASSERT_GE(can.geom, 0);
+  const mjModel* m = can.model.get();
+  const int g = can.geom;
+  MeshView mesh = MeshViewOf(m, g);
+  const int largest = can.largest;
   ASSERT_EQ(largest, 32);
+  const mjtNum cap[3] = {can.normal.x, can.normal.y, can.normal.z};
   const double plane_pos[3] = {0, 0, 0}, plane_mat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   const double plane_size[3] = {1, 1, 0.1};
   const collision::GeomView plane = {plane_pos, plane_mat, plane_size};
@@ -228,18 +238,18 @@ TEST(PlaneMeshPatch, ManySidedCapStandsOnThreeSpreadContacts) {
       radius = std::max(radius, std::hypot(p.x, p.y));
     }
     double pos[3] = {0.1 * gauss(rng), 0.1 * gauss(rng), -lowest - 1e-4};
-    collision::GeomView can = {pos, mat, m->geom_size + 3 * g, &mesh};
+    collision::GeomView standing = {pos, mat, m->geom_size + 3 * g, &mesh};
     char repro[160];
     std::snprintf(repro, sizeof(repro), "case %ld quat %.17g %.17g %.17g %.17g", c, t[0], t[1],
                   t[2], t[3]);
     mesh.feature_walk = 16;
     collision::Contact mujoco[3];
-    fewer += collision::CollidePlaneMesh(plane, can, 0.0, mujoco) < 3;
+    fewer += collision::CollidePlaneMesh(plane, standing, 0.0, mujoco) < 3;
     mesh.feature_walk = largest;
     collision::Contact out[3], shifted[3];
-    ASSERT_EQ(collision::CollidePlaneMesh(plane, can, 0.0, out), 3) << repro;
+    ASSERT_EQ(collision::CollidePlaneMesh(plane, standing, 0.0, out), 3) << repro;
     pos[2] += 1e-12;
-    ASSERT_EQ(collision::CollidePlaneMesh(plane, can, 0.0, shifted), 3) << repro;
+    ASSERT_EQ(collision::CollidePlaneMesh(plane, standing, 0.0, shifted), 3) << repro;
     double cross[3];
     for (int i = 0; i < 3; ++i) {
       const double du = out[i].pos.x - pos[0], dv = out[i].pos.y - pos[1];
