@@ -165,6 +165,7 @@ struct DeviceScratch {
   std::vector<double> pos, mat;
   std::vector<collision::Contact> contacts;
   std::vector<int> count;
+  std::vector<long> offset;
 };
 
 bool FillOnDevice(const mjModel* m, mjData** d, int nworld, const std::vector<WorldPairs>& lists,
@@ -172,28 +173,32 @@ bool FillOnDevice(const mjModel* m, mjData** d, int nworld, const std::vector<Wo
   thread_local DeviceScratch scratch;
   std::vector<cuda::DeviceTask>& tasks = scratch.tasks;
   std::vector<int>& first = scratch.first;
-  tasks.clear();
+  // Tasks in world order: each world's first task, then the lists and poses world by world on
+  // the pool.
   first.assign(nworld + 1, 0);
   for (int w = 0; w < nworld; ++w) {
-    first[w] = static_cast<int>(tasks.size());
-    const WorldPairs& list = lists[w];
-    for (size_t k = 0; k < list.pairs.size(); ++k) {
-      const batch::Candidate& c = list.pairs[k];
-      const bool convex = list.routes[k] == PairRoute::kConvex;
-      tasks.push_back({w, c.g1, c.g2, convex ? 1 : 0,
-                       convex ? mj_maxContact(m, c.g1, c.g2, c.margin > 0) : mjMAXCONPAIR,
-                       c.margin});
-    }
+    first[w + 1] = first[w] + static_cast<int>(lists[w].pairs.size());
   }
-  first[nworld] = static_cast<int>(tasks.size());
+  tasks.resize(first[nworld]);
   std::vector<double>& pos = scratch.pos;
   std::vector<double>& mat = scratch.mat;
   pos.resize(static_cast<size_t>(nworld) * m->ngeom * 3);
   mat.resize(static_cast<size_t>(nworld) * m->ngeom * 9);
-  for (int w = 0; w < nworld; ++w) {
+  pool->Run(nworld, [&](int w) {
+    const WorldPairs& list = lists[w];
+    for (size_t k = 0; k < list.pairs.size(); ++k) {
+      const batch::Candidate& c = list.pairs[k];
+      const bool convex = list.routes[k] == PairRoute::kConvex;
+      tasks[first[w] + k] = {w,
+                             c.g1,
+                             c.g2,
+                             convex ? 1 : 0,
+                             convex ? mj_maxContact(m, c.g1, c.g2, c.margin > 0) : mjMAXCONPAIR,
+                             c.margin};
+    }
     std::copy(d[w]->geom_xpos, d[w]->geom_xpos + 3 * m->ngeom, pos.begin() + 3L * w * m->ngeom);
     std::copy(d[w]->geom_xmat, d[w]->geom_xmat + 9 * m->ngeom, mat.begin() + 9L * w * m->ngeom);
-  }
+  });
   std::vector<collision::Contact>& contacts = scratch.contacts;
   std::vector<int>& count = scratch.count;
   contacts.resize(tasks.size() * cuda::kMaxTaskContacts);
@@ -201,6 +206,14 @@ bool FillOnDevice(const mjModel* m, mjData** d, int nworld, const std::vector<Wo
   if (!pass->Run(nworld, pos.data(), mat.data(), tasks.data(), static_cast<int>(tasks.size()),
                  contacts.data(), count.data(), why)) {
     return false;
+  }
+  // Where each task's packed contacts start.
+  std::vector<long>& offset = scratch.offset;
+  offset.resize(tasks.size());
+  long packed = 0;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    offset[i] = packed;
+    packed += std::max(count[i], 0);
   }
   pool->Run(nworld, [&](int w) {
     InstanceState* state = FindInstance(m, d[w]);
@@ -211,9 +224,8 @@ bool FillOnDevice(const mjModel* m, mjData** d, int nworld, const std::vector<Wo
         n = 0;
         state->WarnBadPose(t.g1, t.g2);
       }
-      state->cache().Add(
-          d[w], t.g1, t.g2, t.margin,
-          reinterpret_cast<const mjPreContact*>(contacts.data() + i * cuda::kMaxTaskContacts), n);
+      state->cache().Add(d[w], t.g1, t.g2, t.margin,
+                         reinterpret_cast<const mjPreContact*>(contacts.data() + offset[i]), n);
     }
     FinishWorld(state);
   });

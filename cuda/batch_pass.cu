@@ -1,5 +1,9 @@
 #include <cuda_runtime.h>
+#include <cub/device/device_scan.cuh>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "cuda/batch_pass.h"
@@ -15,13 +19,70 @@ using collision::MeshView;
 // Per-thread stack for the convex solvers (EPA's polytope, the manifold's clip buffers).
 constexpr size_t kStackBytes = 32 * 1024;
 
-// One thread per task.
-__global__ void PassKernel(PassLaunch l) {
+// One thread per task; kept[i]: how many of its contacts the packing keeps.
+__global__ void PassKernel(PassLaunch l, int* kept) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < l.ntask) {
     RunPassTask(l, i);
+    kept[i] = l.count[i] > 0 ? l.count[i] : 0;
   }
 }
+
+// Task i's kept contacts from its slot to `packed` at offset[i] (exclusive sum of kept): the
+// download then moves the contacts found, not ntask * kMaxTaskContacts slots.
+__global__ void PackKernel(const Contact* slots, const int* kept, const int* offset, int ntask,
+                           Contact* packed) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < ntask) {
+    for (int k = 0; k < kept[i]; ++k)
+      packed[offset[i] + k] = slots[static_cast<long>(i) * kMaxTaskContacts + k];
+  }
+}
+
+// Wall time of the pass's stages, summed over runs and printed when the pass goes
+// (MJPORTAL_CUDA_TIMING=1): where a batched step's device time goes.
+struct StageTimer {
+  static constexpr int kStages = 4;  // upload, solve, pack, download
+  bool on = false;
+  cudaEvent_t mark[kStages + 1] = {};
+  double ms[kStages] = {};
+  long runs = 0, tasks = 0, contacts = 0;
+
+  StageTimer() {
+    const char* env = std::getenv("MJPORTAL_CUDA_TIMING");
+    on = env != nullptr && env[0] == '1';
+    for (int k = 0; on && k <= kStages; ++k)
+      cudaEventCreate(&mark[k]);
+  }
+  ~StageTimer() {
+    if (!on)
+      return;
+    std::fprintf(stderr,
+                 "mjportal cuda pass: %ld runs, %ld tasks, %ld contacts; upload %.3f ms, solve "
+                 "%.3f ms, pack %.3f ms, download %.3f ms\n",
+                 runs, tasks, contacts, ms[0], ms[1], ms[2], ms[3]);
+    for (int k = 0; k <= kStages; ++k)
+      cudaEventDestroy(mark[k]);
+  }
+  void Mark(int k) {
+    if (on)
+      cudaEventRecord(mark[k]);
+  }
+  // After the last mark of a run: adds each stage's time.
+  void Finish(int ntask, long ncontact) {
+    if (!on)
+      return;
+    cudaEventSynchronize(mark[kStages]);
+    for (int k = 0; k < kStages; ++k) {
+      float t = 0;
+      cudaEventElapsedTime(&t, mark[k], mark[k + 1]);
+      ms[k] += t;
+    }
+    ++runs;
+    tasks += ntask;
+    contacts += ncontact;
+  }
+};
 
 // Device buffer that frees itself.
 template <typename T>
@@ -92,31 +153,61 @@ class CudaPass final : public DevicePass {
     if (ntask == 0)
       return true;
     const size_t poses = static_cast<size_t>(nworld) * model_.ngeom;
+    timer_.Mark(0);
     cudaError_t e = pos_.Upload(pos, poses * 3);
     if (e == cudaSuccess)
       e = mat_.Upload(mat, poses * 9);
     if (e == cudaSuccess)
       e = tasks_.Upload(tasks, ntask);
     if (e == cudaSuccess)
-      e = contacts_.Reserve(static_cast<size_t>(ntask) * kMaxTaskContacts);
+      e = slots_.Reserve(static_cast<size_t>(ntask) * kMaxTaskContacts);
+    if (e == cudaSuccess)
+      e = packed_.Reserve(static_cast<size_t>(ntask) * kMaxTaskContacts);
     if (e == cudaSuccess)
       e = count_.Reserve(ntask);
+    if (e == cudaSuccess)
+      e = kept_.Reserve(ntask);
+    if (e == cudaSuccess)
+      e = offset_.Reserve(ntask);
+    // The scan's scratch.
+    size_t scan_bytes = 0;
+    if (e == cudaSuccess)
+      e = cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, kept_.ptr, offset_.ptr, ntask);
+    if (e == cudaSuccess)
+      e = scan_scratch_.Reserve(scan_bytes);
+    timer_.Mark(1);
     if (e == cudaSuccess) {
-      const PassLaunch l = {model_, pos_.ptr,      mat_.ptr,  tasks_.ptr,
-                            ntask,  contacts_.ptr, count_.ptr};
-      PassKernel<<<BlocksFor(ntask), kThreadsPerBlock>>>(l);
+      const PassLaunch l = {model_, pos_.ptr, mat_.ptr, tasks_.ptr, ntask, slots_.ptr, count_.ptr};
+      PassKernel<<<BlocksFor(ntask), kThreadsPerBlock>>>(l, kept_.ptr);
       e = cudaGetLastError();
     }
+    timer_.Mark(2);
+    if (e == cudaSuccess)
+      e = cub::DeviceScan::ExclusiveSum(scan_scratch_.ptr, scan_bytes, kept_.ptr, offset_.ptr,
+                                        ntask);
+    if (e == cudaSuccess) {
+      PackKernel<<<BlocksFor(ntask), kThreadsPerBlock>>>(slots_.ptr, kept_.ptr, offset_.ptr, ntask,
+                                                         packed_.ptr);
+      e = cudaGetLastError();
+    }
+    timer_.Mark(3);
+    // Counts first: they say how many packed contacts to fetch.
+    long total = 0;
     if (e == cudaSuccess)
       e = cudaMemcpy(count, count_.ptr, ntask * sizeof(int), cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess)
-      e = cudaMemcpy(contacts, contacts_.ptr,
-                     static_cast<size_t>(ntask) * kMaxTaskContacts * sizeof(Contact),
-                     cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess) {
+      for (int i = 0; i < ntask; ++i)
+        total += std::max(count[i], 0);
+      if (total > 0)
+        e = cudaMemcpy(contacts, packed_.ptr, static_cast<size_t>(total) * sizeof(Contact),
+                       cudaMemcpyDeviceToHost);
+    }
+    timer_.Mark(4);
     if (e != cudaSuccess) {
       *why = std::string("CUDA pass failed: ") + cudaGetErrorString(e);
       return false;
     }
+    timer_.Finish(ntask, total);
     return true;
   }
 
@@ -130,8 +221,10 @@ class CudaPass final : public DevicePass {
   Buffer<MeshView> mesh_;
   Buffer<double> pos_, mat_;
   Buffer<DeviceTask> tasks_;
-  Buffer<Contact> contacts_;
-  Buffer<int> count_;
+  Buffer<Contact> slots_, packed_;  // [ntask][kMaxTaskContacts], and packed in task order
+  Buffer<int> count_, kept_, offset_;
+  Buffer<unsigned char> scan_scratch_;
+  StageTimer timer_;
 };
 
 }  // namespace

@@ -67,8 +67,9 @@ class DevicePass {
   virtual ~DevicePass() = default;
 
   // Runs `ntask` tasks on poses of `nworld` worlds (pos [nworld][ngeom][3], mat
-  // [nworld][ngeom][9]). Writes count[i] (-1: non-finite pose) and contacts[i * kMaxTaskContacts
-  // ...] for every task. False with *why on a CUDA error.
+  // [nworld][ngeom][9]). Writes count[i] (-1: non-finite pose) for every task and the contacts
+  // packed in task order: task i's max(count[i], 0) contacts start at the sum of the earlier
+  // tasks' (`contacts` holds ntask * kMaxTaskContacts). False with *why on a CUDA error.
   virtual bool Run(int nworld, const double* pos, const double* mat, const DeviceTask* tasks,
                    int ntask, collision::Contact* contacts, int* count, std::string* why) = 0;
 };

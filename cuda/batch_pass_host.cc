@@ -33,9 +33,16 @@ class HostPass final : public DevicePass {
            collision::Contact* contacts, int* count, std::string* why) override {
     (void)nworld;
     (void)why;
-    const PassLaunch l = {model_, pos, mat, tasks, ntask, contacts, count};
+    // Each task into its slot, as on the device, then the slots packed in task order.
+    slots_.resize(static_cast<size_t>(ntask) * kMaxTaskContacts);
+    const PassLaunch l = {model_, pos, mat, tasks, ntask, slots_.data(), count};
     for (int i = 0; i < ntask; ++i)
       RunPassTask(l, i);
+    long packed = 0;
+    for (int i = 0; i < ntask; ++i) {
+      for (int k = 0; k < count[i]; ++k)
+        contacts[packed++] = slots_[static_cast<size_t>(i) * kMaxTaskContacts + k];
+    }
     return true;
   }
 
@@ -46,6 +53,7 @@ class HostPass final : public DevicePass {
   std::vector<int> graph_;
   std::vector<std::int32_t> fields_;
   std::vector<collision::MeshView> mesh_;
+  std::vector<collision::Contact> slots_;  // [ntask][kMaxTaskContacts]
   PassModel model_;
 };
 
