@@ -116,11 +116,12 @@ std::shared_ptr<DeviceEntry> DeviceFor(const mjModel* m, const InstanceState* st
   }
   const ModelSupportFields* fields =
       state->config().mode == Mode::kFast ? state->fields() : nullptr;
-  std::vector<long> field_offset(m->nmesh, -1);
+  std::vector<long> field_offset(m->nmesh, -1), faces_offset(m->nmesh, -1);
   std::vector<int> feature_walk(m->nmesh, 0);
   for (int k = 0; k < m->nmesh && fields != nullptr; ++k) {
     field_offset[k] = fields->offset(k);
     feature_walk[k] = fields->feature_walk(k);
+    faces_offset[k] = fields->faces_offset(k);
   }
   cuda::DeviceModelSource source = {};
   source.ngeom = m->ngeom;
@@ -140,6 +141,9 @@ std::shared_ptr<DeviceEntry> DeviceFor(const mjModel* m, const InstanceState* st
   source.nfield_entries = fields != nullptr ? static_cast<long>(fields->bytes() / 4) : 0;
   source.field_offset = field_offset.data();
   source.mesh_feature_walk = fields != nullptr ? feature_walk.data() : nullptr;
+  source.faces = fields != nullptr && fields->faces_entries() > 0 ? fields->faces_data() : nullptr;
+  source.nface_entries = fields != nullptr ? fields->faces_entries() : 0;
+  source.faces_offset = faces_offset.data();
   source.field_res = fields != nullptr ? fields->res() : 0;
   source.field_refine = state->config().support_refine;
   source.settings.max_iterations = m->opt.ccd_iterations;

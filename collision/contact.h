@@ -55,6 +55,12 @@ struct MeshView {
   // largest face (MuJoCo's merged coplanar polygons), clamped to [kMaxFeaturePoints,
   // kMaxWalkPoints], so that a face lying flat is gathered whole.
   int feature_walk = 16;
+  // Optional (fast mode, meshes with a face of more than kMaxFeaturePoints vertices): per hull
+  // vertex (hull-local id) the offset in this array of its largest such face, or -1; a face is
+  // its vertex count, the hull-local ids of its largest inscribed triangle's corners, then its
+  // vertices' hull-local ids in boundary order (contact_manifold.h gathers a face lying flat from
+  // here instead of walking the hull graph across it; plane_convex.h stands it on the triangle).
+  const std::int32_t* faces = nullptr;
 };
 
 // A geom as the kernels see it: borrowed pointers into caller-owned arrays.

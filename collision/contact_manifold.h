@@ -10,11 +10,13 @@
 //   cylinder            the cap's rim as a kCapSides-gon when the whole cap lies within band;
 //                       else the side line (2 rim points) when the axis does; else 1 rim point
 //   box                 the corners within band (1, 2, 3 or 4)
-//   mesh                the hull vertices within band, gathered by a breadth-first walk of the
-//                       hull graph from the support vertex, up to the mesh's largest face (at
-//                       most kMaxWalkPoints); beyond kMaxFeaturePoints, their extremes along
-//                       kMaxFeaturePoints directions spread evenly in the plane; on fine hulls
-//                       of small faces at most kFineFeaturePoints
+//   mesh                the hull vertices within band: on a face of more than
+//                       kMaxFeaturePoints vertices (three or more in band), that face's vertices
+//                       in band, read from the mesh's face table; else gathered by a
+//                       breadth-first walk of the hull graph from the support vertex, up to the
+//                       mesh's largest face (at most kMaxWalkPoints); beyond kMaxFeaturePoints,
+//                       their extremes along kMaxFeaturePoints directions spread evenly in the
+//                       plane; on fine hulls of small faces at most kFineFeaturePoints
 // Both features are gathered first (a one-point feature ends the call before any projection), then
 // taken into the frame (t1, t2, n); three or more points are made a convex polygon in the plane
 // ⊥ n (2D hull, counter-clockwise about n; a cylinder's cap comes in that order); collinear ones a
@@ -30,7 +32,8 @@
 //   dist = h_B(x) − h_A(x), heights along n; the reference's height is its extreme plane (a
 //   polygon) or its line interpolated at x (a segment)
 // and the contact sits halfway between the two heights. Points with dist > margin are dropped;
-// beyond `capacity`, the kept ones are the deepest and then the ones spanning the largest area.
+// beyond `capacity`, the kept ones are the deepest (on a patch lying flat, the farthest along t1)
+// and then the ones spanning the largest area.
 // All normals are n. Every loop has a fixed bound; storage is on the stack.
 #pragma once
 
@@ -44,6 +47,7 @@ namespace mjportal::collision {
 
 constexpr int kMaxFeaturePoints = 16;  // points kept per support feature
 constexpr int kMaxWalkPoints = 64;     // hull vertices a mesh's feature walk may gather
+constexpr int kMaxFaceGather = 256;    // face vertices read from a face table (FaceFeature)
 constexpr int kCapSides = 8;           // a cylinder cap as a regular polygon
 constexpr int kMaxManifold = kMaxFeaturePoints * 2 + 2;
 // Hull sizes whose feature walk runs branch-free with a bit set of visited ids (measured against
@@ -102,9 +106,121 @@ MJP_HD MJP_INLINE void Add(RawPoints* r, const Vec3& p) {
     r->p[r->count++] = p;
 }
 
+// Adds to r the extreme points, along kMaxFeaturePoints directions spread evenly in the plane ⊥ d,
+// of the `count` hull vertices ids[0..count) (hull-local ids): a face of more vertices than a
+// feature holds, lying flat, kept as points that span all of it. The first points a walk reaches
+// would cover only the part of the face nearest its start, and the start moves with the least
+// tilt: a can standing on a 32-gon rocked on the half it got. `boundary`: the ids run around the
+// face's boundary in order (either way round; a face table's faces), so that each direction's
+// extreme is a climb along the boundary from the last one's (the score along a direction rises
+// to its extreme and falls past it); else every point is scored against every direction.
+MJP_HD inline void SpreadExtremes(const MeshView& mesh, const Vec3& d, const int* ids, int count,
+                                  bool boundary, RawPoints* r) {
+  Vec3 t1, t2;
+  TangentFrame(d, &t1, &t2);
+  // The directions turn by 2π / kMaxFeaturePoints each (a rotation applied step by step).
+  const double step_cos = std::cos(2 * support_field::kPi / kMaxFeaturePoints);
+  const double step_sin = std::sin(2 * support_field::kPi / kMaxFeaturePoints);
+  double cu[kMaxFeaturePoints], cv[kMaxFeaturePoints];
+  cu[0] = 1, cv[0] = 0;
+  for (int k = 1; k < kMaxFeaturePoints; ++k) {
+    cu[k] = cu[k - 1] * step_cos - cv[k - 1] * step_sin;
+    cv[k] = cv[k - 1] * step_cos + cu[k - 1] * step_sin;
+  }
+  int winner[kMaxFeaturePoints] = {};
+  const auto score = [&](int i, int k) {
+    const Vec3 p = support_field::EntryPoint(mesh, ids[i]);
+    return Dot(t1, p) * cu[k] + Dot(t2, p) * cv[k];
+  };
+  if (boundary) {
+    // The first direction's extreme by a scan, then each next one climbed to, forward then back
+    // (each climb at most count steps).
+    double best = score(0, 0);
+    for (int i = 1; i < count; ++i) {
+      const double s = score(i, 0);
+      winner[0] = s > best ? i : winner[0];
+      best = s > best ? s : best;
+    }
+    for (int k = 1; k < kMaxFeaturePoints; ++k) {
+      int i = winner[k - 1];
+      double here = score(i, k);
+      for (int step = 0; step < count; ++step) {
+        const int next = i + 1 < count ? i + 1 : 0;
+        const double s = score(next, k);
+        if (!(s > here))
+          break;
+        i = next;
+        here = s;
+      }
+      for (int step = 0; step < count; ++step) {
+        const int prev = i > 0 ? i - 1 : count - 1;
+        const double s = score(prev, k);
+        if (!(s > here))
+          break;
+        i = prev;
+        here = s;
+      }
+      winner[k] = i;
+    }
+  } else {
+    // Each point scored against all directions in turn (independent running maxima, no chain
+    // through the last winner's coordinates).
+    double top_score[kMaxFeaturePoints] = {};
+    for (int i = 0; i < count; ++i) {
+      const Vec3 p = support_field::EntryPoint(mesh, ids[i]);
+      const double u = Dot(t1, p), v = Dot(t2, p);
+      for (int k = 0; k < kMaxFeaturePoints; ++k) {
+        const double s = u * cu[k] + v * cv[k];
+        const bool better = i == 0 || s > top_score[k];
+        winner[k] = better ? i : winner[k];
+        top_score[k] = better ? s : top_score[k];
+      }
+    }
+  }
+  // Each winner once, in direction order.
+  for (int k = 0; k < kMaxFeaturePoints; ++k) {
+    bool taken = false;
+    for (int j = 0; j < k; ++j)
+      taken |= winner[j] == winner[k];
+    if (!taken)
+      Add(r, support_field::EntryPoint(mesh, ids[winner[k]]));
+  }
+}
+
+// The part of hull vertex `start`'s large face within the band along d (vertices at height >=
+// floor), from the mesh's face table (MeshView::faces): added to r, or their extremes when more
+// than a feature holds. A face cut by the band keeps an arc of its boundary, still in boundary
+// order. False (r untouched) when the vertex has no such face, the face has more than
+// kMaxFaceGather vertices, or fewer than three of them are in band (an edge or a vertex): the
+// walk gathers those.
+MJP_HD inline bool FaceFeature(const MeshView& mesh, const Vec3& d, int start, double floor,
+                               RawPoints* r) {
+  const int face = mesh.faces[start];
+  if (face < 0 || mesh.faces[face] > kMaxFaceGather)
+    return false;
+  const int count = mesh.faces[face];
+  const int* ids = mesh.faces + face + 4;  // after the count and the triangle's corners
+  int in_band[kMaxFaceGather];
+  int kept = 0;
+  for (int i = 0; i < count; ++i) {
+    in_band[kept] = ids[i];
+    kept += support_field::EntryDot(mesh, d, ids[i]) >= floor ? 1 : 0;
+  }
+  if (kept < 3)
+    return false;
+  if (kept <= kMaxFeaturePoints) {
+    for (int i = 0; i < kept; ++i)
+      Add(r, support_field::EntryPoint(mesh, in_band[i]));
+  } else {
+    SpreadExtremes(mesh, d, in_band, kept, true, r);
+  }
+  return true;
+}
+
 // The mesh's hull vertices within band of its supporting plane along local direction d (in the
-// mesh frame): a breadth-first walk of the hull graph from the support vertex (a scan without a
-// graph).
+// mesh frame): the support vertex's large face, as far as it lies in band, when the mesh has a
+// face table and three or more of its vertices do; else a breadth-first walk of the hull graph
+// from the support vertex (a scan without a graph).
 MJP_HD inline void MeshFeature(const MeshView& mesh, const Vec3& d, double band, RawPoints* r) {
   r->local = true;
   if (mesh.graph == nullptr) {
@@ -124,6 +240,11 @@ MJP_HD inline void MeshFeature(const MeshView& mesh, const Vec3& d, double band,
   const int* edge_localid = mesh.graph + 2 + 2 * numvert;
   const int start = support_field::Climb(mesh, d, mesh.hint >= 0 ? mesh.hint : 0);
   const double top = support_field::EntryDot(mesh, d, start);
+  const double floor = top - band;
+  // A large face lying flat: read from the face table (a walk across it would visit every
+  // vertex's neighbours).
+  if (mesh.faces != nullptr && FaceFeature(mesh, d, start, floor, r))
+    return;
   // The walk gathers up to the mesh's largest face (MeshView::feature_walk), less on fine hulls
   // of small faces.
   const int limit = mesh.feature_walk > kMaxWalkPoints      ? kMaxWalkPoints
@@ -133,7 +254,6 @@ MJP_HD inline void MeshFeature(const MeshView& mesh, const Vec3& d, double band,
   int queue[kMaxWalkPoints + 1];
   int queued = 1;
   queue[0] = start;
-  const double floor = top - band;
   if (numvert >= kBranchFreeWalk && numvert <= kVisitedBits) {
     // Visited ids in a bit set, and each neighbour written after the queue and kept by
     // advancing the count: no branch on the band test or the visited test, which on finer hulls
@@ -176,47 +296,9 @@ MJP_HD inline void MeshFeature(const MeshView& mesh, const Vec3& d, double band,
       Add(r, support_field::EntryPoint(mesh, queue[i]));
     return;
   }
-  // More than a feature holds (a face of many vertices lying flat): the extreme points along
-  // kMaxFeaturePoints directions spread evenly in the plane ⊥ d, which span the whole face. The
-  // first points the walk reached would cover only the part of the face nearest its start, and
-  // the start moves with the least tilt: a can standing on a 32-gon rocked on the half it got.
-  Vec3 t1, t2;
-  TangentFrame(d, &t1, &t2);
-  double u[kMaxWalkPoints], v[kMaxWalkPoints];
-  for (int i = 0; i < queued; ++i) {
-    const Vec3 p = support_field::EntryPoint(mesh, queue[i]);
-    u[i] = Dot(t1, p);
-    v[i] = Dot(t2, p);
-  }
-  // The directions turn by 2π / kMaxFeaturePoints each (a rotation applied step by step); each
-  // point is scored against all of them in turn (independent running maxima, no chain through
-  // the last winner's coordinates).
-  const double step_cos = std::cos(2 * support_field::kPi / kMaxFeaturePoints);
-  const double step_sin = std::sin(2 * support_field::kPi / kMaxFeaturePoints);
-  double cu[kMaxFeaturePoints], cv[kMaxFeaturePoints], top_score[kMaxFeaturePoints];
-  int winner[kMaxFeaturePoints];
-  cu[0] = 1, cv[0] = 0;
-  for (int k = 1; k < kMaxFeaturePoints; ++k) {
-    cu[k] = cu[k - 1] * step_cos - cv[k - 1] * step_sin;
-    cv[k] = cv[k - 1] * step_cos + cu[k - 1] * step_sin;
-  }
-  for (int k = 0; k < kMaxFeaturePoints; ++k) {
-    top_score[k] = u[0] * cu[k] + v[0] * cv[k];
-    winner[k] = 0;
-  }
-  for (int i = 1; i < queued; ++i) {
-    for (int k = 0; k < kMaxFeaturePoints; ++k) {
-      const double score = u[i] * cu[k] + v[i] * cv[k];
-      winner[k] = score > top_score[k] ? i : winner[k];
-      top_score[k] = score > top_score[k] ? score : top_score[k];
-    }
-  }
-  unsigned long long taken = 0;
-  for (int k = 0; k < kMaxFeaturePoints; ++k) {
-    if (!(taken >> winner[k] & 1))
-      Add(r, support_field::EntryPoint(mesh, queue[winner[k]]));
-    taken |= 1ull << winner[k];
-  }
+  // More than a feature holds (a face of many vertices lying flat, where the mesh has no face
+  // table).
+  SpreadExtremes(mesh, d, queue, queued, false, r);
 }
 
 // The raw support feature of geom g along `sign` × n (A: +1, B: −1; n unit).
@@ -482,7 +564,12 @@ MJP_HD inline void ClipSegment(const SupportFeature& ref, const SupportFeature& 
     SegmentPoints(inc, lo, hi, out);
 }
 
-// Keeps at most `capacity` candidates (capacity >= 1): the deepest; the farthest from it; the
+// Depth range, as a fraction of a patch's extent, under which the patch counts as lying flat
+// (Reduce): a tilt of about 1e-3 rad.
+constexpr double kFlatPatch = 1e-3;
+
+// Keeps at most `capacity` candidates (capacity >= 1): the deepest (on a flat patch, the farthest
+// along u); the farthest from it; the
 // one spanning the largest triangle with those two; the largest triangle on the other side of
 // their line; then, one by one, the farthest from all kept.
 MJP_HD inline int Reduce(Candidate* c, int count, int capacity) {
@@ -491,11 +578,26 @@ MJP_HD inline int Reduce(Candidate* c, int count, int capacity) {
   int kept[kMaxManifold];
   bool used[kMaxManifold] = {};
   int n = 0;
-  int deepest = 0;
-  for (int i = 1; i < count; ++i)
-    deepest = c[i].dist < c[deepest].dist ? i : deepest;
-  kept[n++] = deepest;
-  used[deepest] = true;
+  // The first: the deepest; on a patch lying flat (depths within kFlatPatch of its extent along
+  // u) the one farthest along u instead, so that the kept set follows positions, not the depths'
+  // rounding and the tilt that a soft contact's load gives: deepest-first chose another set as the
+  // load shifted and a can of 100 sides on a slab rocked.
+  // (The running extremes are kept as values: no reload through the winning index.)
+  int deepest = 0, first_u = 0;
+  double lo_dist = c[0].dist, hi_dist = c[0].dist, lo_u = c[0].u, hi_u = c[0].u;
+  for (int i = 1; i < count; ++i) {
+    const double dist = c[i].dist, u = c[i].u;
+    deepest = dist < lo_dist ? i : deepest;
+    lo_dist = dist < lo_dist ? dist : lo_dist;
+    hi_dist = dist > hi_dist ? dist : hi_dist;
+    first_u = u > hi_u ? i : first_u;
+    hi_u = u > hi_u ? u : hi_u;
+    lo_u = u < lo_u ? u : lo_u;
+  }
+  const bool flat = hi_dist - lo_dist <= kFlatPatch * (hi_u - lo_u);
+  const int first = flat ? first_u : deepest;
+  kept[n++] = first;
+  used[first] = true;
   double side = 0;  // sign of the third point's side of the first two's line
   while (n < capacity) {
     int best = -1;

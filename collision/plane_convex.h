@@ -3,7 +3,8 @@
 // mesh view carries its support field, which finds the same support vertex on larger hulls in
 // O(1) instead of MuJoCo's climb from hull vertex 0 (exact ties aside: any tied vertex is
 // deepest); and for a mesh whose largest face has more than 16 vertices, whose close neighbours
-// MuJoCo's spacing rule drops, three contacts spread over that face (MeshFacePatch).
+// MuJoCo's spacing rule drops, three contacts spread over that face (MeshFaceTriangle when the
+// face lies flat, else MeshFacePatch).
 //
 // Math: for plane normal n through p, the convex geom's deepest point is its support point s
 // along -n; dist = n·(s - p), the contact halfway between s and the plane. Ellipsoid support, in
@@ -98,6 +99,36 @@ MJP_HD inline int MeshFacePatch(const GeomView& mesh_geom, const Vec3& local_dir
   return count;
 }
 
+// Fast mode's patch from the mesh's face table (MeshView::faces): when the support vertex
+// (`support`, hull-local) lies on a large face whose largest inscribed triangle (fixed in the
+// mesh, chosen when the table was built) has every corner within the margin and within the band
+// of the deepest point (`first_dist`) that MeshFacePatch gathers, the three corners are the
+// contacts.
+// A face lying flat then stands on the same three points every step, whatever rounding picks as
+// its deepest vertex, and no walk or selection runs. Writes them over `out` and returns 3, or 0
+// (the caller goes on with MeshFacePatch).
+MJP_HD inline int MeshFaceTriangle(const GeomView& mesh_geom, int support, const Vec3& n,
+                                   const Vec3& plane_pos, double margin, double first_dist,
+                                   Contact* out) {
+  const MeshView& mesh = *mesh_geom.mesh;
+  const int face = mesh.faces[support];
+  if (face < 0)
+    return 0;
+  const double ceiling = first_dist + FeatureBand(mesh.rbound, margin - first_dist);
+  const Vec3 mesh_pos = Load3(mesh_geom.pos);
+  Vec3 corner[kMaxMeshContacts];
+  for (int i = 0; i < kMaxMeshContacts; ++i) {
+    corner[i] =
+        Rotate(mesh_geom.mat, support_field::EntryPoint(mesh, mesh.faces[face + 1 + i])) + mesh_pos;
+    const double dist = Dot(n, corner[i] - plane_pos);
+    if (!(dist <= margin && dist <= ceiling))
+      return 0;
+  }
+  for (int i = 0; i < kMaxMeshContacts; ++i)
+    PlaneContact(corner[i], n, plane_pos, out + i);
+  return kMaxMeshContacts;
+}
+
 }  // namespace plane_convex
 
 // Ellipsoid support along world direction `dir` (world point), MuJoCo's CCD variant with zero
@@ -170,6 +201,12 @@ MJP_HD inline int CollidePlaneMesh(const GeomView& plane, const GeomView& mesh_g
   plane_convex::PlaneContact(deepest, n, plane_pos, out);
   int count = 1;
   if (mesh.feature_walk > kMaxFeaturePoints) {  // fast mode, a face of many vertices
+    if (mesh.faces != nullptr && mesh.hillclimb && hull_index >= 0) {
+      const int corners =
+          plane_convex::MeshFaceTriangle(mesh_geom, hull_index, n, plane_pos, margin, dist, out);
+      if (corners > 0)
+        return corners;
+    }
     if (mesh.hillclimb)        // hull_index is then hull-local: the walk starts from the
       mesh.hint = hull_index;  // support vertex
     const int patch =

@@ -131,9 +131,11 @@ class CudaPass final : public DevicePass {
       e = graph_.Upload(src.mesh_graph, static_cast<size_t>(src.nmeshgraph));
     if (e == cudaSuccess && src.fields != nullptr)
       e = fields_.Upload(src.fields, static_cast<size_t>(src.nfield_entries));
+    if (e == cudaSuccess && src.faces != nullptr)
+      e = faces_.Upload(src.faces, static_cast<size_t>(src.nface_entries));
     // Mesh views pointing into the device arrays.
     std::vector<MeshView> views(src.ngeom);
-    BuildMeshViews(src, vert_.ptr, graph_.ptr, fields_.ptr, views.data());
+    BuildMeshViews(src, vert_.ptr, graph_.ptr, fields_.ptr, faces_.ptr, views.data());
     if (e == cudaSuccess)
       e = mesh_.Upload(views.data(), views.size());
     if (e != cudaSuccess) {
@@ -217,7 +219,7 @@ class CudaPass final : public DevicePass {
   Buffer<double> geom_size_;
   Buffer<float> vert_;
   Buffer<int> graph_;
-  Buffer<std::int32_t> fields_;
+  Buffer<std::int32_t> fields_, faces_;
   Buffer<MeshView> mesh_;
   Buffer<double> pos_, mat_;
   Buffer<DeviceTask> tasks_;

@@ -52,6 +52,9 @@ struct DeviceModelSource {
   long nfield_entries;
   const long* field_offset;      // [nmesh], -1: none
   const int* mesh_feature_walk;  // [nmesh] MeshView::feature_walk (fast mode), or nullptr
+  const std::int32_t* faces;     // face tables back to back (MeshView::faces), or nullptr
+  long nface_entries;
+  const long* faces_offset;  // [nmesh], -1: none
   int field_res;
   bool field_refine;
   collision::ConvexSettings settings;

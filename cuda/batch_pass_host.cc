@@ -20,8 +20,11 @@ class HostPass final : public DevicePass {
         mesh_(src.ngeom) {
     if (src.fields != nullptr)
       fields_.assign(src.fields, src.fields + src.nfield_entries);
+    if (src.faces != nullptr)
+      faces_.assign(src.faces, src.faces + src.nface_entries);
     BuildMeshViews(src, vert_.data(), graph_.data(),
-                   src.fields != nullptr ? fields_.data() : nullptr, mesh_.data());
+                   src.fields != nullptr ? fields_.data() : nullptr,
+                   src.faces != nullptr ? faces_.data() : nullptr, mesh_.data());
     model_.ngeom = src.ngeom;
     model_.geom_type = geom_type_.data();
     model_.geom_size = geom_size_.data();
@@ -51,7 +54,7 @@ class HostPass final : public DevicePass {
   std::vector<double> geom_size_;
   std::vector<float> vert_;
   std::vector<int> graph_;
-  std::vector<std::int32_t> fields_;
+  std::vector<std::int32_t> fields_, faces_;
   std::vector<collision::MeshView> mesh_;
   std::vector<collision::Contact> slots_;  // [ntask][kMaxTaskContacts]
   PassModel model_;

@@ -82,6 +82,7 @@ class InstanceState {
       mesh.field_res = fields_->res();
       mesh.field_refine = config_.support_refine;
       mesh.feature_walk = fields_->feature_walk(m->geom_dataid[g]);
+      mesh.faces = fields_->faces(m->geom_dataid[g]);
       mesh.warm_cos2 = fields_->warm_cos2(m->geom_dataid[g]);
     }
     return mesh;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "collision/support_field.h"
+#include "plugin/face_table.h"
 #include "plugin/mesh_view.h"
 
 namespace mjportal {
@@ -26,7 +27,8 @@ ModelSupportFields::ModelSupportFields(const mjModel* m, int res)
       offset_(m->nmesh, -1),
       hull_offset_(m->nmesh, -1),
       feature_walk_(m->nmesh, 0),
-      warm_cos2_(m->nmesh, collision::MeshView{}.warm_cos2) {
+      warm_cos2_(m->nmesh, collision::MeshView{}.warm_cos2),
+      faces_offset_(m->nmesh, -1) {
   // Each mesh's largest face (MuJoCo's polygons merge coplanar hull triangles), and its warm
   // cone from its hull's vertex count.
   for (int id = 0; id < m->nmesh; ++id) {
@@ -70,6 +72,12 @@ ModelSupportFields::ModelSupportFields(const mjModel* m, int res)
     for (int i = 0; i < numvert; ++i) {
       for (int k = 0; k < 3; ++k)
         hull_.push_back(static_cast<double>(mesh.vert[3 * globalid[i] + k]));
+    }
+    // The face table, when the mesh has a face larger than a feature.
+    const std::vector<std::int32_t> table = BuildFaceTable(m, id);
+    if (!table.empty()) {
+      faces_offset_[id] = static_cast<long>(faces_.size());
+      faces_.insert(faces_.end(), table.begin(), table.end());
     }
   }
 }

@@ -37,6 +37,15 @@ class ModelSupportFields {
   // Hull vertices the contact patch's feature walk of mesh `mesh_id` may gather: its largest
   // face's vertex count (MeshView::feature_walk).
   int feature_walk(int mesh_id) const { return feature_walk_[mesh_id]; }
+  // Mesh `mesh_id`'s face table (MeshView::faces: its faces of more than kMaxFeaturePoints
+  // vertices by hull vertex), or nullptr when it has no such face or no hull graph. All tables
+  // back to back (faces_entries() entries) and each mesh's start (-1: none), for the CUDA pass.
+  const std::int32_t* faces(int mesh_id) const {
+    return faces_offset_[mesh_id] < 0 ? nullptr : faces_.data() + faces_offset_[mesh_id];
+  }
+  const std::int32_t* faces_data() const { return faces_.data(); }
+  long faces_offset(int mesh_id) const { return faces_offset_[mesh_id]; }
+  long faces_entries() const { return static_cast<long>(faces_.size()); }
   // cos² of mesh `mesh_id`'s warm-climb cone (MeshView::warm_cos2, from its hull's size).
   double warm_cos2(int mesh_id) const { return warm_cos2_[mesh_id]; }
   int res() const { return res_; }
@@ -54,6 +63,8 @@ class ModelSupportFields {
   std::vector<long> hull_offset_;      // per mesh: start in hull_, or -1
   std::vector<int> feature_walk_;      // per mesh: its largest polygon's vertex count
   std::vector<double> warm_cos2_;      // per mesh: support_field::WarmConeCos2 of its hull
+  std::vector<std::int32_t> faces_;    // face tables of the meshes with large faces
+  std::vector<long> faces_offset_;     // per mesh: start in faces_, or -1
 };
 
 }  // namespace mjportal

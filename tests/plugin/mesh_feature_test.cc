@@ -16,6 +16,7 @@
 
 #include "collision/contact_manifold.h"
 #include "collision/plane_convex.h"
+#include "plugin/face_table.h"
 #include "plugin/mesh_view.h"
 #include "tests/env_count.h"
 #include "tests/fixture.h"
@@ -110,13 +111,10 @@ struct CanCap {
   Vec3 normal = {0, 0, 0};
 };
 
-CanCap LoadCanCap() {
+// The can of model m (mesh 0) as CanCap.
+CanCap CanCapOf(tools::ModelPtr model) {
   CanCap can;
-  std::string error;
-  can.model = tools::LoadStock(ModelsDir() + "/mesh_cans.xml", &error);
-  EXPECT_TRUE(can.model) << error;
-  if (!can.model)
-    return can;
+  can.model = std::move(model);
   const mjModel* m = can.model.get();
   for (int g = 0; g < m->ngeom && can.geom < 0; ++g) {
     if (m->geom_type[g] == mjGEOM_MESH && m->geom_dataid[g] == 0)
@@ -133,24 +131,56 @@ CanCap LoadCanCap() {
   return can;
 }
 
-// A face of more vertices than a feature holds (mesh_cans' 32-gon caps, walked whole as the
-// plugin sets MeshView::feature_walk to the largest polygon): the feature is the face's extreme
-// points along kMaxFeaturePoints directions spread evenly in the plane ⊥ d, so it spans the
-// whole face, whichever vertex the walk starts from. Checked by brute force over the face's
-// vertices along directions about 1e-3 rad off the cap normals.
-TEST(MeshFeatureWalk, LargeFaceGivesItsExtremesAlongSpreadDirections) {
-  const CanCap can = LoadCanCap();
+CanCap LoadCanCap() {
+  std::string error;
+  tools::ModelPtr model = tools::LoadStock(ModelsDir() + "/mesh_cans.xml", &error);
+  EXPECT_TRUE(model) << error;
+  return model ? CanCapOf(std::move(model)) : CanCap{};
+}
+
+// A can of `sides` sides (radius 0.05, height 0.04) alone in a model.
+CanCap SidedCan(int sides) {
+  std::string xml = "<mujoco><asset><mesh name=\"can\" vertex=\"";
+  char vertex[96];
+  for (const double z : {-0.02, 0.02}) {
+    for (int k = 0; k < sides; ++k) {
+      const double angle = 2 * collision::support_field::kPi * k / sides;
+      std::snprintf(vertex, sizeof(vertex), "%.9f %.9f %.3f ", 0.05 * std::cos(angle),
+                    0.05 * std::sin(angle), z);
+      xml += vertex;
+    }
+  }
+  xml += "\"/></asset><worldbody><geom type=\"mesh\" mesh=\"can\"/></worldbody></mujoco>";
+  char message[512] = "";
+  mjSpec* spec = mj_parseXMLString(xml.c_str(), nullptr, message, sizeof(message));
+  tools::ModelPtr model(spec != nullptr ? mj_compile(spec, nullptr) : nullptr);
+  EXPECT_TRUE(model) << (spec != nullptr ? mjs_getError(spec) : message);
+  if (spec != nullptr)
+    mj_deleteSpec(spec);
+  return model ? CanCapOf(std::move(model)) : CanCap{};
+}
+
+// A face of more vertices than a feature holds (caps of 32 to 200 sides): the feature is the
+// face's extreme points along kMaxFeaturePoints directions spread evenly in the plane ⊥ d, so it
+// spans the whole face, whichever vertex the walk starts from. Gathered both ways the plugin
+// gathers it: read from the mesh's face table (climbing the boundary from one direction's
+// extreme to the next), and (mesh_cans' 32-gon) walked whole, as without a table when
+// MeshView::feature_walk is the largest polygon. Checked by brute force over the face's vertices
+// along directions about 1e-3 rad off the cap normals.
+void ExpectSpreadExtremes(const CanCap& can, bool table, long cases, unsigned seed) {
   ASSERT_TRUE(can.model);
   ASSERT_GE(can.geom, 0);
   MeshView mesh = MeshViewOf(can.model.get(), can.geom);
   ASSERT_NE(mesh.graph, nullptr);
-  ASSERT_EQ(can.largest, 32);
   mesh.feature_walk = can.largest;
+  const std::vector<std::int32_t> faces = BuildFaceTable(can.model.get(), 0);
+  ASSERT_FALSE(faces.empty());
+  if (table)
+    mesh.faces = faces.data();
   const Vec3 cap = can.normal;
   const int hull = mesh.graph[0];
   const int* globalid = mesh.graph + 2 + hull;
-  const long cases = EnvCount("MJPORTAL_FEATURE_CASES", 2000);
-  std::mt19937_64 rng(2027);
+  std::mt19937_64 rng(seed);
   std::normal_distribution<double> gauss;
   for (long c = 0; c < cases; ++c) {
     // A cap normal (either cap) tilted by about 1e-3 rad; the band covers the cap only.
@@ -167,12 +197,12 @@ TEST(MeshFeatureWalk, LargeFaceGivesItsExtremesAlongSpreadDirections) {
       if (DotVertex(d, mesh.vert, globalid[k]) >= top - band)
         face.push_back(collision::MeshPoint(mesh.vert, globalid[k]));
     }
-    ASSERT_EQ(face.size(), 32u);
+    ASSERT_EQ(static_cast<int>(face.size()), can.largest);
     collision::RawPoints raw;
     collision::manifold::MeshFeature(mesh, d, band, &raw);
     char repro[200];
-    std::snprintf(repro, sizeof(repro), "case %ld d %.17g %.17g %.17g band %.17g", c, d.x, d.y, d.z,
-                  band);
+    std::snprintf(repro, sizeof(repro), "%d sides, table %d, case %ld d %.17g %.17g %.17g",
+                  can.largest, table, c, d.x, d.y, d.z);
     ASSERT_GE(raw.count, 8) << repro;
     ASSERT_LE(raw.count, collision::kMaxFeaturePoints) << repro;
     Vec3 t1, t2;
@@ -192,11 +222,26 @@ TEST(MeshFeatureWalk, LargeFaceGivesItsExtremesAlongSpreadDirections) {
   }
 }
 
+TEST(MeshFeatureWalk, LargeFaceGivesItsExtremesAlongSpreadDirections) {
+  const long cases = EnvCount("MJPORTAL_FEATURE_CASES", 2000);
+  const CanCap can = LoadCanCap();
+  ASSERT_EQ(can.largest, 32);
+  ExpectSpreadExtremes(can, false, cases, 2027);
+  ExpectSpreadExtremes(can, true, cases, 2027);
+  for (const int sides : {64, 100, 200}) {
+    const CanCap sided = SidedCan(sides);
+    ASSERT_EQ(sided.largest, sides);
+    ExpectSpreadExtremes(sided, true, cases / 4, 2029 + sides);
+  }
+}
+
 // Fast plane–mesh on a face of more vertices than a feature holds (mesh_cans' 32-gon cap standing
 // on the plane at random yaws, 1e-4 deep, tilted by about 1e-6 rad): three contacts on the cap's
 // rim spanning a triangle that holds the cap's centre, at least 0.8 of the inscribed equilateral
 // triangle's area; the same three after a shift of 1e-12 along the normal (the depths' rounding
-// does not choose them). With the walk left at 16, as compat's view has it: MuJoCo's answer,
+// does not choose them). Both ways fast mode builds it: from the walk over the cap (MeshFacePatch)
+// and from the face table's largest triangle (MeshFaceTriangle). With the walk left at 16 and no
+// table, as compat's view has it: MuJoCo's answer,
 // fewer than three contacts on most of these poses (the first contact's neighbours lie within
 // 0.3 × rbound of it).
 TEST(PlaneMeshPatch, ManySidedCapStandsOnThreeSpreadContacts) {
@@ -208,6 +253,8 @@ TEST(PlaneMeshPatch, ManySidedCapStandsOnThreeSpreadContacts) {
   MeshView mesh = MeshViewOf(m, g);
   const int largest = can.largest;
   ASSERT_EQ(largest, 32);
+  const std::vector<std::int32_t> faces = BuildFaceTable(m, 0);
+  ASSERT_FALSE(faces.empty());
   const mjtNum cap[3] = {can.normal.x, can.normal.y, can.normal.z};
   const double plane_pos[3] = {0, 0, 0}, plane_mat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   const double plane_size[3] = {1, 1, 0.1};
@@ -243,31 +290,39 @@ TEST(PlaneMeshPatch, ManySidedCapStandsOnThreeSpreadContacts) {
     std::snprintf(repro, sizeof(repro), "case %ld quat %.17g %.17g %.17g %.17g", c, t[0], t[1],
                   t[2], t[3]);
     mesh.feature_walk = 16;
+    mesh.faces = nullptr;
     collision::Contact mujoco[3];
     fewer += collision::CollidePlaneMesh(plane, standing, 0.0, mujoco) < 3;
+    // The patch from the walk over the cap, then from the face table's triangle.
     mesh.feature_walk = largest;
-    collision::Contact out[3], shifted[3];
-    ASSERT_EQ(collision::CollidePlaneMesh(plane, standing, 0.0, out), 3) << repro;
-    pos[2] += 1e-12;
-    ASSERT_EQ(collision::CollidePlaneMesh(plane, standing, 0.0, shifted), 3) << repro;
-    double cross[3];
-    for (int i = 0; i < 3; ++i) {
-      const double du = out[i].pos.x - pos[0], dv = out[i].pos.y - pos[1];
-      EXPECT_GT(std::hypot(du, dv), 0.99 * radius) << repro;
-      EXPECT_LT(out[i].dist, 0) << repro;
-      EXPECT_NEAR(out[i].pos.x, shifted[i].pos.x, 1e-12) << repro;
-      EXPECT_NEAR(out[i].pos.y, shifted[i].pos.y, 1e-12) << repro;
-      const collision::Contact &a = out[i], &b = out[(i + 1) % 3];
-      cross[i] =
-          (b.pos.x - a.pos.x) * (pos[1] - a.pos.y) - (b.pos.y - a.pos.y) * (pos[0] - a.pos.x);
+    for (const bool table : {false, true}) {
+      mesh.faces = table ? faces.data() : nullptr;
+      const double height = pos[2];
+      collision::Contact out[3], shifted[3];
+      ASSERT_EQ(collision::CollidePlaneMesh(plane, standing, 0.0, out), 3) << repro;
+      pos[2] += 1e-12;
+      ASSERT_EQ(collision::CollidePlaneMesh(plane, standing, 0.0, shifted), 3) << repro;
+      pos[2] = height;
+      double cross[3];
+      for (int i = 0; i < 3; ++i) {
+        const double du = out[i].pos.x - pos[0], dv = out[i].pos.y - pos[1];
+        EXPECT_GT(std::hypot(du, dv), 0.99 * radius) << repro << " table " << table;
+        EXPECT_LT(out[i].dist, 0) << repro << " table " << table;
+        EXPECT_NEAR(out[i].pos.x, shifted[i].pos.x, 1e-12) << repro << " table " << table;
+        EXPECT_NEAR(out[i].pos.y, shifted[i].pos.y, 1e-12) << repro << " table " << table;
+        const collision::Contact &a = out[i], &b = out[(i + 1) % 3];
+        cross[i] =
+            (b.pos.x - a.pos.x) * (pos[1] - a.pos.y) - (b.pos.y - a.pos.y) * (pos[0] - a.pos.x);
+      }
+      EXPECT_TRUE((cross[0] > 0 && cross[1] > 0 && cross[2] > 0) ||
+                  (cross[0] < 0 && cross[1] < 0 && cross[2] < 0))
+          << repro << " table " << table << ": the centre lies outside the contact triangle";
+      const double area =
+          0.5 * std::fabs((out[1].pos.x - out[0].pos.x) * (out[2].pos.y - out[0].pos.y) -
+                          (out[1].pos.y - out[0].pos.y) * (out[2].pos.x - out[0].pos.x));
+      EXPECT_GT(area, 0.8 * 3 * std::sqrt(3.0) / 4 * radius * radius)
+          << repro << " table " << table;
     }
-    EXPECT_TRUE((cross[0] > 0 && cross[1] > 0 && cross[2] > 0) ||
-                (cross[0] < 0 && cross[1] < 0 && cross[2] < 0))
-        << repro << ": the centre lies outside the contact triangle";
-    const double area =
-        0.5 * std::fabs((out[1].pos.x - out[0].pos.x) * (out[2].pos.y - out[0].pos.y) -
-                        (out[1].pos.y - out[0].pos.y) * (out[2].pos.x - out[0].pos.x));
-    EXPECT_GT(area, 0.8 * 3 * std::sqrt(3.0) / 4 * radius * radius) << repro;
   }
   std::printf("MuJoCo's answer: fewer than three contacts on %ld of %ld poses\n", fewer, cases);
   EXPECT_GT(2 * fewer, cases);
