@@ -103,10 +103,10 @@ MJP_HD inline int MeshFacePatch(const GeomView& mesh_geom, const Vec3& local_dir
 // (`support`, hull-local) lies on a large face whose largest inscribed triangle (fixed in the
 // mesh, chosen when the table was built) has every corner within the margin and within the band
 // of the deepest point (`first_dist`) that MeshFacePatch gathers, the three corners are the
-// contacts.
-// A face lying flat then stands on the same three points every step, whatever rounding picks as
-// its deepest vertex, and no walk or selection runs. Writes them over `out` and returns 3, or 0
-// (the caller goes on with MeshFacePatch).
+// contacts. A face lying flat then stands on the same three points every step, whatever rounding
+// picks as its deepest vertex, and no walk or selection runs. A face standing up or tilted onto
+// its rim has corners out of the margin: 0, and the caller goes on with MeshFacePatch. Writes the
+// contacts over `out` and returns 3.
 MJP_HD inline int MeshFaceTriangle(const GeomView& mesh_geom, int support, const Vec3& n,
                                    const Vec3& plane_pos, double margin, double first_dist,
                                    Contact* out) {
