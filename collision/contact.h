@@ -51,9 +51,9 @@ struct MeshView {
   // With a field: a query climbs from `hint` when its direction turned by less than the warm
   // cone since, cos² of the cone's half-angle (support_field::WarmConeCos2; 0.75: 30°).
   double warm_cos2 = 0.75;
-  // Hull vertices the contact patch's feature walk may gather (contact_manifold.h): the mesh's
-  // largest face (MuJoCo's merged coplanar polygons), clamped to [kMaxFeaturePoints,
-  // kMaxWalkPoints], so that a face lying flat is gathered whole.
+  // Vertex count of the mesh's largest face (MuJoCo's merged coplanar polygons; fast mode): the
+  // contact patch's feature walk (contact_manifold.h) gathers up to that many hull vertices,
+  // at least kMaxFeaturePoints and at most kMaxWalkPoints, so that a face lying flat comes whole.
   int feature_walk = 16;
   // Optional (fast mode, meshes with a face of more than kMaxFeaturePoints vertices): per hull
   // vertex (hull-local id) the offset in this array of its largest such face, or -1; a face is

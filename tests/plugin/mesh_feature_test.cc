@@ -18,6 +18,7 @@
 #include "collision/plane_convex.h"
 #include "plugin/face_table.h"
 #include "plugin/mesh_view.h"
+#include "tests/can_mesh.h"
 #include "tests/env_count.h"
 #include "tests/fixture.h"
 #include "tools/common/cloud_mesh.h"
@@ -140,17 +141,9 @@ CanCap LoadCanCap() {
 
 // A can of `sides` sides (radius 0.05, height 0.04) alone in a model.
 CanCap SidedCan(int sides) {
-  std::string xml = "<mujoco><asset><mesh name=\"can\" vertex=\"";
-  char vertex[96];
-  for (const double z : {-0.02, 0.02}) {
-    for (int k = 0; k < sides; ++k) {
-      const double angle = 2 * collision::support_field::kPi * k / sides;
-      std::snprintf(vertex, sizeof(vertex), "%.9f %.9f %.3f ", 0.05 * std::cos(angle),
-                    0.05 * std::sin(angle), z);
-      xml += vertex;
-    }
-  }
-  xml += "\"/></asset><worldbody><geom type=\"mesh\" mesh=\"can\"/></worldbody></mujoco>";
+  const std::string xml = "<mujoco><asset><mesh name=\"can\" vertex=\"" + CanVertices(sides) +
+                          "\"/></asset><worldbody><geom type=\"mesh\" mesh=\"can\"/></worldbody>"
+                          "</mujoco>";
   char message[512] = "";
   mjSpec* spec = mj_parseXMLString(xml.c_str(), nullptr, message, sizeof(message));
   tools::ModelPtr model(spec != nullptr ? mj_compile(spec, nullptr) : nullptr);

@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
   const double calls = static_cast<double>(total.hits + total.misses);
   const double hit_rate = calls > 0 ? total.hits / calls : 1.0;
   // Where the pass ran: the CPU twin when no device was usable (the plugin warns once).
-  const char* ran_on = warmup.device ? "cuda" : "cpu";
+  const char* ran_on = total.device ? "cuda" : "cpu";
   if (o.json) {
     std::printf(
         "{\"model\": \"%s\", \"worlds\": %d, \"steps\": %d, \"threads\": %d, \"device\": \"%s\", "
