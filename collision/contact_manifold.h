@@ -31,9 +31,12 @@
 // point x of the incident feature (on it: clipping interpolates u, v and h alike) gets
 //   dist = h_B(x) − h_A(x), heights along n; the reference's height is its extreme plane (a
 //   polygon) or its line interpolated at x (a segment)
-// and the contact sits halfway between the two heights. Points with dist > margin are dropped;
-// beyond `capacity`, the kept ones are the deepest (on a patch lying flat, the farthest along t1)
-// and then the ones spanning the largest area.
+// and the contact sits halfway between the two heights. Points with dist > margin are dropped.
+// When the first contact is deeper than every clipped point, it joins them: a curved feature's
+// deepest vertex lies inside the ring its spread extremes span (and a 2D hull drops interior
+// points), so without it the patch could sit shallower than the overlap. Beyond `capacity`, the
+// kept ones are the deepest (on a patch lying flat, the farthest along t1) and then the ones
+// spanning the largest area.
 // All normals are n. Every loop has a fixed bound; storage is on the stack.
 #pragma once
 
@@ -458,6 +461,9 @@ struct Candidate {
   double u, v, dist, h;
 };
 
+// Candidates of a patch: the clipped points and the first contact.
+constexpr int kMaxCandidates = kMaxManifold + 1;
+
 // The reference feature's height at (u, v): its extreme plane (polygon: A's highest, B's lowest
 // point along n) or its line (segment), interpolated.
 MJP_HD inline double ReferenceHeight(const SupportFeature& ref, bool ref_is_a, double u, double v) {
@@ -576,7 +582,7 @@ MJP_HD inline int Reduce(Candidate* c, int count, int capacity) {
   if (count <= capacity)
     return count;
   int kept[kMaxManifold];
-  bool used[kMaxManifold] = {};
+  bool used[kMaxCandidates] = {};
   int n = 0;
   // The first: the deepest; on a patch lying flat (depths within kFlatPatch of its extent along
   // u) the one farthest along u instead, so that the kept set follows positions, not the depths'
@@ -646,14 +652,16 @@ MJP_HD inline int Reduce(Candidate* c, int count, int capacity) {
 
 }  // namespace manifold
 
-// The contact patch of geoms a and b touching along unit normal n (A towards B), as above. Each
-// feature's band is kFeatureBand × its geom's scale plus `reach`: how far above the deepest point
-// a point may lie and still be within the margin (the caller's margin − first dist, capped at a
+// The contact patch of geoms a and b touching at contact `first` (its normal n, A towards B), as
+// above. Each feature's band is kFeatureBand × its geom's scale plus the reach: how far above the
+// deepest point a point may lie and still be within the margin (margin − first.dist, capped at a
 // tenth of the scale). Writes at most `capacity` contacts, all with dist <= margin and normal n;
 // returns the count (0 or 1: the caller keeps its first contact).
-MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const Vec3& n,
-                               double reach, double margin, Contact* out, int capacity) {
+MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const Contact& first,
+                               double margin, Contact* out, int capacity) {
   using manifold::Candidate;
+  const Vec3 n = first.normal;
+  const double reach = margin - first.dist;
   const double scale_a = GeomScale(a), scale_b = GeomScale(b);
   RawPoints raw_a, raw_b;
   manifold::RawFeature(a, n, 1, FeatureBand(scale_a, reach), &raw_a);
@@ -723,15 +731,21 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const V
   }
 
   // Distances along n and the midpoints' heights; beyond the margin dropped.
-  Candidate c[kMaxManifold];
+  Candidate c[manifold::kMaxCandidates];
   int kept = 0;
+  double deepest_clipped = 1e300;  // the least dist among the clipped points
   for (int i = 0; i < p.count; ++i) {
     const double h_ref = manifold::ReferenceHeight(ref, ref_is_a, p.u[i], p.v[i]);
     const double dist = ref_is_a ? p.h[i] - h_ref : h_ref - p.h[i];
     if (!(dist <= margin))
       continue;
+    deepest_clipped = dist < deepest_clipped ? dist : deepest_clipped;
     c[kept++] = {p.u[i], p.v[i], dist, p.h[i] + (ref_is_a ? -0.5 * dist : 0.5 * dist)};
   }
+  // The first contact, when deeper than all of them beyond rounding (on a flat patch the clipped
+  // corners carry its depth themselves).
+  if (kept >= 1 && first.dist < deepest_clipped - 1e-12 * (scale_a + scale_b))
+    c[kept++] = {Dot(frame.t1, first.pos), Dot(frame.t2, first.pos), first.dist, Dot(n, first.pos)};
   kept = manifold::Reduce(c, kept, capacity < kMaxManifold ? capacity : kMaxManifold);
   for (int i = 0; i < kept; ++i) {
     const Vec3 pos = frame.t1 * c[i].u + frame.t2 * c[i].v + n * c[i].h;

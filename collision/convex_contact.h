@@ -732,7 +732,7 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
   if (s.manifold == ManifoldMethod::kClip) {
     Contact patch[kMaxConvexContacts];
     const int cap = capacity < kMaxConvexContacts ? capacity : kMaxConvexContacts;
-    const int n = ClipManifold(a, b, first.normal, margin - first.dist, margin, patch, cap);
+    const int n = ClipManifold(a, b, out[0], margin, patch, cap);
     if (n < 2)
       return 1;
     ++counters->clipped;

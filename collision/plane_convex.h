@@ -47,37 +47,57 @@ MJP_HD inline void PlaneContact(const Vec3& point, const Vec3& n, const Vec3& p,
 // can's cap: neighbours 0.2 × rbound apart) are few, and the mesh rocks on two contacts. Here:
 // the mesh's feature along −n (contact_manifold.h: the face gathered whole, its extremes along
 // 16 spread directions), band kFeatureBand × rbound plus the first contact's reach into the
-// margin, every point within the margin of the plane a candidate, reduced to MuJoCo's three: the
-// candidate farthest along t1 and the two that span the largest triangle with it. The choice
-// looks at positions only: on a face lying flat the depths differ by rounding, and a triangle
+// margin, every point within the margin of the plane a candidate, and the deepest vertex
+// (`deepest`, the first contact) when the spread extremes left it out; reduced to MuJoCo's three:
+// a first one, then the two that span the largest triangle with it. The first is the deepest
+// candidate, unless the patch lies flat (depths within manifold::kFlatPatch of its extent along
+// t1, as the clipped patches' Reduce decides): then the one farthest along t1, a choice by
+// positions only, since on a face lying flat the depths differ by rounding, and a triangle
 // built from the deepest point (or on a diameter, whose third corner may fall on either side)
 // turned from step to step and the mesh rocked. A later pair wins only when larger by more than
 // rounding, so a regular polygon's equal triangles resolve the same way every step. Writes them
 // over `out` and returns their count, or 0 when fewer than two qualify (the caller keeps
 // MuJoCo's answer).
 MJP_HD inline int MeshFacePatch(const GeomView& mesh_geom, const Vec3& local_dir, const Vec3& n,
-                                const Vec3& plane_pos, double margin, double first_dist,
-                                Contact* out) {
+                                const Vec3& plane_pos, double margin, const Vec3& deepest,
+                                double first_dist, Contact* out) {
   const MeshView& mesh = *mesh_geom.mesh;
   RawPoints raw;
   manifold::MeshFeature(mesh, local_dir, FeatureBand(mesh.rbound, margin - first_dist), &raw);
   Vec3 t1, t2;
   TangentFrame(n, &t1, &t2);
   const Vec3 mesh_pos = Load3(mesh_geom.pos);
-  manifold::Candidate c[kMaxFeaturePoints];
+  manifold::Candidate c[kMaxFeaturePoints + 1];
   int count = 0;
+  double lo_dist = 1e300;
   for (int i = 0; i < raw.count; ++i) {
     const Vec3 point = Rotate(mesh_geom.mat, raw.p[i]) + mesh_pos;
     const double dist = Dot(n, point - plane_pos);
-    if (dist <= margin)
+    if (dist <= margin) {
       c[count++] = {Dot(t1, point), Dot(t2, point), dist, Dot(n, point)};
+      lo_dist = dist < lo_dist ? dist : lo_dist;
+    }
   }
+  // The deepest vertex, when the feature's spread extremes left it out (deeper beyond rounding).
+  if (count >= 1 && first_dist < lo_dist - 1e-12 * mesh.rbound)
+    c[count++] = {Dot(t1, deepest), Dot(t2, deepest), first_dist, Dot(n, deepest)};
   if (count < 2)
     return 0;
   int kept[kMaxMeshContacts] = {0, 1, 2};
   if (count > kMaxMeshContacts) {
-    for (int i = 1; i < count; ++i)
-      kept[0] = c[i].u > c[kept[0]].u ? i : kept[0];
+    // The first corner: the deepest, or on a flat patch the farthest along t1.
+    int lowest = 0, farthest = 0;
+    double hi_dist = c[0].dist, lo_u = c[0].u;
+    lo_dist = c[0].dist;
+    for (int i = 1; i < count; ++i) {
+      lowest = c[i].dist < c[lowest].dist ? i : lowest;
+      farthest = c[i].u > c[farthest].u ? i : farthest;
+      lo_dist = c[i].dist < lo_dist ? c[i].dist : lo_dist;
+      hi_dist = c[i].dist > hi_dist ? c[i].dist : hi_dist;
+      lo_u = c[i].u < lo_u ? c[i].u : lo_u;
+    }
+    const bool flat = hi_dist - lo_dist <= manifold::kFlatPatch * (c[farthest].u - lo_u);
+    kept[0] = flat ? farthest : lowest;
     const manifold::Candidate& a = c[kept[0]];
     double best = -1;
     for (int i = 0; i < count; ++i) {
@@ -101,11 +121,12 @@ MJP_HD inline int MeshFacePatch(const GeomView& mesh_geom, const Vec3& local_dir
 
 // Fast mode's patch from the mesh's face table (MeshView::faces): when the support vertex
 // (`support`, hull-local) lies on a large face whose largest inscribed triangle (fixed in the
-// mesh, chosen when the table was built) has every corner within the margin and within the band
-// of the deepest point (`first_dist`) that MeshFacePatch gathers, the three corners are the
-// contacts. A face lying flat then stands on the same three points every step, whatever rounding
-// picks as its deepest vertex, and no walk or selection runs. A face standing up or tilted onto
-// its rim has corners out of the margin: 0, and the caller goes on with MeshFacePatch. Writes the
+// mesh, chosen when the table was built) has every corner within the margin and no higher above
+// the deepest point (`first_dist`) than manifold::kFlatPatch × rbound (the face lies flat), the
+// three corners are the contacts. A face lying flat then stands on the same three points every
+// step, whatever rounding picks as its deepest vertex, and no walk or selection runs; its deepest
+// contact is then at most kFlatPatch × rbound shallower than the deepest vertex. A face standing up
+// or tilted onto its rim fails the test: 0, and the caller goes on with MeshFacePatch. Writes the
 // contacts over `out` and returns 3.
 MJP_HD inline int MeshFaceTriangle(const GeomView& mesh_geom, int support, const Vec3& n,
                                    const Vec3& plane_pos, double margin, double first_dist,
@@ -114,7 +135,7 @@ MJP_HD inline int MeshFaceTriangle(const GeomView& mesh_geom, int support, const
   const int face = mesh.faces[support];
   if (face < 0)
     return 0;
-  const double ceiling = first_dist + FeatureBand(mesh.rbound, margin - first_dist);
+  const double ceiling = first_dist + manifold::kFlatPatch * mesh.rbound;
   const Vec3 mesh_pos = Load3(mesh_geom.pos);
   Vec3 corner[kMaxMeshContacts];
   for (int i = 0; i < kMaxMeshContacts; ++i) {
@@ -210,7 +231,7 @@ MJP_HD inline int CollidePlaneMesh(const GeomView& plane, const GeomView& mesh_g
     if (mesh.hillclimb)        // hull_index is then hull-local: the walk starts from the
       mesh.hint = hull_index;  // support vertex
     const int patch =
-        plane_convex::MeshFacePatch(mesh_geom, local_dir, n, plane_pos, margin, dist, out);
+        plane_convex::MeshFacePatch(mesh_geom, local_dir, n, plane_pos, margin, deepest, dist, out);
     if (patch > 0)
       return patch;
   }

@@ -1142,6 +1142,65 @@ TEST(ConvexMultiContact, CapPolygonTurnsCounterClockwiseAboutTheNormal) {
   }
 }
 
+// Curved hulls (200 points on an ellipsoid, like a pebble) resting on each other: the clipped
+// patch must keep the contact's full depth. Each support feature is the hull's cap within the
+// band (up to the depth above its deepest vertex); where a cap holds more vertices than a feature
+// keeps, its spread extremes ring the cap and the deepest vertex inside the ring drops out, and
+// the patch's points can all lie far shallower than the overlap. The deepest point of the patch
+// must be the overlap along its normal (brute force over both vertex sets) and the one-contact
+// answer's depth.
+TEST(ConvexMultiContact, CurvedHullPatchKeepsTheFullDepth) {
+  RandomGeometry s(1031);
+  auto pebble = [&s](double ax, double ay, double az) {
+    OwnedGeom g;
+    g.type = ShapeType::kMesh;
+    for (int i = 0; i < 200; ++i) {
+      const Vec3 d = s.Direction();
+      g.vert.insert(g.vert.end(), {float(ax * d.x), float(ay * d.y), float(az * d.z)});
+    }
+    return g;
+  };
+  int patches = 0;
+  for (int c = 0; c < 400; ++c) {
+    OwnedGeom a = pebble(0.05, 0.035, 0.025), b = pebble(0.04, 0.04, 0.03);
+    s.Rotation(a.mat);
+    s.Rotation(b.mat);
+    Store3(a.pos, {0, 0, 0});
+    // B along a random direction: first touching (bisection on the solver's verdict), then
+    // pressed in by a resting contact's depth, 0.1 to 3 mm.
+    const Vec3 dir = s.Direction();
+    Contact one;
+    double touch = 0, apart = 0.2;
+    for (int k = 0; k < 40; ++k) {
+      const double mid = 0.5 * (touch + apart);
+      Store3(b.pos, dir * mid);
+      (Solve(a, b, Settings(CcdAlgorithm::kAuto), 0, &one) ? touch : apart) = mid;
+    }
+    Store3(b.pos, dir * (apart - s.Uniform(1e-4, 3e-3)));
+    if (!Solve(a, b, Settings(CcdAlgorithm::kAuto), 0, &one))
+      continue;
+    Contact con[kMaxConvexContacts];
+    ConvexCounters counters;
+    const int n = CollideConvex(a.View(), b.View(), Settings(CcdAlgorithm::kAuto, true), 0, con, 4,
+                                &counters);
+    ASSERT_GE(n, 1) << "case " << c << Repro(a, b, 0);
+    patches += n > 1;
+    double deepest = con[0].dist;
+    for (int i = 1; i < n; ++i)
+      deepest = std::min(deepest, con[i].dist);
+    // Overlap of the two vertex sets along the patch's normal (A's highest minus B's lowest).
+    const Vec3 normal = con[0].normal;
+    double top_a = -1e300, low_b = 1e300;
+    for (const Vec3& p : a.Points())
+      top_a = std::max(top_a, Dot(normal, Rotate(a.mat, p) + Load3(a.pos)));
+    for (const Vec3& p : b.Points())
+      low_b = std::min(low_b, Dot(normal, Rotate(b.mat, p) + Load3(b.pos)));
+    ASSERT_NEAR(-deepest, top_a - low_b, 1e-9) << "case " << c << " n " << n << Repro(a, b, 0);
+    ASSERT_NEAR(deepest, one.dist, 1e-9) << "case " << c << " n " << n << Repro(a, b, 0);
+  }
+  EXPECT_GT(patches, 50);
+}
+
 TEST(ConvexMultiContact, NeverExceedsCapacity) {
   RandomGeometry s(1010);
   for (int c = 0; c < 500; ++c) {

@@ -321,5 +321,75 @@ TEST(PlaneMeshPatch, ManySidedCapStandsOnThreeSpreadContacts) {
   EXPECT_GT(2 * fewer, cases);
 }
 
+// The same cap tilted by 1e-5 to 1e-1 rad, its lowest vertex up to 1e-2 rbound deep (the band
+// then reaches well up the tilted rim): whichever way fast
+// mode builds the patch, its deepest contact is the deepest hull vertex's exact depth once the
+// cap is tilted clearly (5e-2 rad and more: no flat patch, the depth decides first); nearly flat,
+// where the patch's points are chosen by position, within manifold::kFlatPatch of the cap's
+// diameter of it.
+TEST(PlaneMeshPatch, TiltedCapKeepsItsDeepestPoint) {
+  const CanCap can = LoadCanCap();
+  ASSERT_TRUE(can.model);
+  const mjModel* m = can.model.get();
+  MeshView mesh = MeshViewOf(m, can.geom);
+  const std::vector<std::int32_t> faces = BuildFaceTable(m, 0);
+  const mjtNum cap[3] = {can.normal.x, can.normal.y, can.normal.z};
+  const double plane_pos[3] = {0, 0, 0}, plane_mat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const double plane_size[3] = {1, 1, 0.1};
+  const collision::GeomView plane = {plane_pos, plane_mat, plane_size};
+  std::mt19937_64 rng(2031);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::normal_distribution<double> gauss;
+  const long cases = EnvCount("MJPORTAL_FEATURE_CASES", 2000) / 4;
+  long exact_cases = 0;
+  for (long c = 0; c < cases; ++c) {
+    mjtNum to_cap[4], flip[4] = {0, 1, 0, 0}, yaw[4], tilt[4], q[4], t[4];
+    mju_quatZ2Vec(to_cap, cap);
+    mju_negQuat(to_cap, to_cap);
+    const mjtNum z[3] = {0, 0, 1};
+    mju_axisAngle2Quat(yaw, z, 2 * mjPI * unit(rng));
+    const mjtNum axis[3] = {gauss(rng), gauss(rng), 0};
+    const double angle = std::pow(10.0, -5 + 4 * unit(rng));
+    mju_axisAngle2Quat(tilt, axis, angle);
+    mju_mulQuat(t, flip, to_cap);
+    mju_mulQuat(q, yaw, t);
+    mju_mulQuat(t, tilt, q);
+    double mat[9];
+    mju_quat2Mat(mat, t);
+    double pos[3] = {0.1 * gauss(rng), 0.1 * gauss(rng), 0};
+    double lowest = 1e300;
+    for (int v = 0; v < mesh.nvert; ++v)
+      lowest = std::min(lowest, collision::Rotate(mat, collision::MeshPoint(mesh.vert, v)).z);
+    const double depth = 1e-2 * mesh.rbound * unit(rng);
+    pos[2] = -lowest - depth;
+    collision::GeomView standing = {pos, mat, m->geom_size + 3 * can.geom, &mesh};
+    char repro[320];
+    std::snprintf(repro, sizeof(repro),
+                  "case %ld quat %.17g %.17g %.17g %.17g pos %.17g %.17g %.17g", c, t[0], t[1],
+                  t[2], t[3], pos[0], pos[1], pos[2]);
+    // The exact depth: the hull's lowest vertex in the world.
+    double exact = 1e300;
+    for (int v = 0; v < mesh.nvert; ++v) {
+      const Vec3 p = collision::Rotate(mat, collision::MeshPoint(mesh.vert, v));
+      exact = std::min(exact, p.z + pos[2]);
+    }
+    mesh.feature_walk = can.largest;
+    for (const bool table : {false, true}) {
+      mesh.faces = table ? faces.data() : nullptr;
+      collision::Contact out[3];
+      const int n = collision::CollidePlaneMesh(plane, standing, 0.0, out);
+      ASSERT_GE(n, 1) << repro;
+      double deepest = 1e300;
+      for (int i = 0; i < n; ++i)
+        deepest = std::min(deepest, out[i].dist);
+      const double bound =
+          angle >= 5e-2 ? 1e-12 : 2 * collision::manifold::kFlatPatch * mesh.rbound;
+      ASSERT_NEAR(deepest, exact, bound) << repro << " table " << table << " n " << n;
+      exact_cases += angle >= 5e-2;
+    }
+  }
+  EXPECT_GT(exact_cases, cases / 10);
+}
+
 }  // namespace
 }  // namespace mjportal::testing
