@@ -121,29 +121,45 @@ MJP_HD inline int MeshFacePatch(const GeomView& mesh_geom, const Vec3& local_dir
 
 // Fast mode's patch from the mesh's face table (MeshView::faces): when the support vertex
 // (`support`, hull-local) lies on a large face whose largest inscribed triangle (fixed in the
-// mesh, chosen when the table was built) has every corner within the margin and no higher above
-// the deepest point (`first_dist`) than manifold::kFlatPatch × rbound (the face lies flat), the
-// three corners are the contacts. A face lying flat then stands on the same three points every
-// step, whatever rounding picks as its deepest vertex, and no walk or selection runs; its deepest
-// contact is then at most kFlatPatch × rbound shallower than the deepest vertex. A face standing up
-// or tilted onto its rim fails the test: 0, and the caller goes on with MeshFacePatch. Writes the
-// contacts over `out` and returns 3.
+// mesh, chosen when the table was built) has every corner within the margin and within the band
+// of the deepest point (`first_dist`) that MeshFacePatch gathers, the three corners are the
+// contacts. A face lying flat then stands on the same three points every step, whatever rounding
+// picks as its deepest vertex, and no walk or selection runs. On a tilted face the deepest vertex
+// (`deepest`) lies deeper than every corner: when by more than manifold::kFlatPatch × rbound, it
+// replaces the corner nearest it (the other two stay spread around it), so that the patch carries
+// the full depth; within that, the face counts as flat and the corners stand. A face standing up
+// or tilted onto its rim has corners out of the margin: 0, and the caller goes on with
+// MeshFacePatch. Writes the contacts over `out` and returns 3.
 MJP_HD inline int MeshFaceTriangle(const GeomView& mesh_geom, int support, const Vec3& n,
-                                   const Vec3& plane_pos, double margin, double first_dist,
-                                   Contact* out) {
+                                   const Vec3& plane_pos, double margin, const Vec3& deepest,
+                                   double first_dist, Contact* out) {
   const MeshView& mesh = *mesh_geom.mesh;
   const int face = mesh.faces[support];
   if (face < 0)
     return 0;
-  const double ceiling = first_dist + manifold::kFlatPatch * mesh.rbound;
+  const double ceiling = first_dist + FeatureBand(mesh.rbound, margin - first_dist);
   const Vec3 mesh_pos = Load3(mesh_geom.pos);
   Vec3 corner[kMaxMeshContacts];
+  double lowest = 1e300;  // the deepest corner's dist
   for (int i = 0; i < kMaxMeshContacts; ++i) {
     corner[i] =
         Rotate(mesh_geom.mat, support_field::EntryPoint(mesh, mesh.faces[face + 1 + i])) + mesh_pos;
     const double dist = Dot(n, corner[i] - plane_pos);
     if (!(dist <= margin && dist <= ceiling))
       return 0;
+    lowest = dist < lowest ? dist : lowest;
+  }
+  // A tilted face: the deepest vertex in place of the corner nearest it.
+  if (first_dist < lowest - manifold::kFlatPatch * mesh.rbound) {
+    int nearest = 0;
+    double nearest2 = 1e300;
+    for (int i = 0; i < kMaxMeshContacts; ++i) {
+      const Vec3 offset = corner[i] - deepest;
+      const double d2 = Dot(offset, offset);
+      nearest = d2 < nearest2 ? i : nearest;
+      nearest2 = d2 < nearest2 ? d2 : nearest2;
+    }
+    corner[nearest] = deepest;
   }
   for (int i = 0; i < kMaxMeshContacts; ++i)
     PlaneContact(corner[i], n, plane_pos, out + i);
@@ -223,8 +239,8 @@ MJP_HD inline int CollidePlaneMesh(const GeomView& plane, const GeomView& mesh_g
   int count = 1;
   if (mesh.feature_walk > kMaxFeaturePoints) {  // fast mode, a face of many vertices
     if (mesh.faces != nullptr && mesh.hillclimb && hull_index >= 0) {
-      const int corners =
-          plane_convex::MeshFaceTriangle(mesh_geom, hull_index, n, plane_pos, margin, dist, out);
+      const int corners = plane_convex::MeshFaceTriangle(mesh_geom, hull_index, n, plane_pos,
+                                                         margin, deepest, dist, out);
       if (corners > 0)
         return corners;
     }
