@@ -248,7 +248,8 @@ MJP_HD MJP_INLINE FieldCell LocateFieldCell(int res, const Vec3& d) {
 // *ties (when given) receives how many distinct vertices of the four surrounding cells tie for
 // the maximum (uncounted without: the support function has no use for it);
 // *entry_out (optional) the answer's entry (hull-local id with a graph).
-// With `refine` the answer is the exact extreme vertex; without, the best of the four cells.
+// With `refine` the answer is the exact extreme vertex (climbed from the corner entry, or with
+// *ties wanted from the best of the four cells); without, the best of the four cells.
 // A certified patch answers from its entry: the vertex both would return, with no tie.
 MJP_HD MJP_INLINE int QuerySupportField(const SupportFieldView& field, const MeshView& mesh,
                                         const Vec3& d, bool refine, int* ties,
@@ -263,6 +264,15 @@ MJP_HD MJP_INLINE int QuerySupportField(const SupportFieldView& field, const Mes
     if (entry_out != nullptr)
       *entry_out = whole;
     return VertexOf(mesh, whole);
+  }
+  // Refined and no tie count wanted: the climb from the patch's corner entry (a cell away from
+  // the answer at most, and a local maximum is global: the four cells' values would only pick
+  // where it starts; measured 2-4% faster per mesh-mesh call).
+  if (refine && ties == nullptr) {
+    const int entry = support_field::Climb(mesh, d, corner & support_field::kEntryMask);
+    if (entry_out != nullptr)
+      *entry_out = entry;
+    return VertexOf(mesh, entry);
   }
   int best = -1, distinct[4], n_distinct = 0;
   double best_value = -1e300;

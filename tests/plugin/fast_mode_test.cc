@@ -213,7 +213,7 @@ TEST_F(FastModeScenes, MeshBinPatchesCarryTheOverlap) {
                                       << key.second << " stock dist " << d_stock->contact[i].dist;
     }
   }
-  EXPECT_GT(pairs, 1000);
+  EXPECT_GT(pairs, 500);  // about 100 touching pairs at each of the ten states
 }
 
 // Steps d for 4 s; the largest speed (any dof) from 2 s on.
