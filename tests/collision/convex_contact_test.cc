@@ -1161,7 +1161,8 @@ TEST(ConvexMultiContact, CurvedHullPatchKeepsTheFullDepth) {
     return g;
   };
   int patches = 0;
-  for (int c = 0; c < 400; ++c) {
+  const long cases = std::max(2L, Cases() / 50);
+  for (long c = 0; c < cases; ++c) {
     OwnedGeom a = pebble(0.05, 0.035, 0.025), b = pebble(0.04, 0.04, 0.03);
     s.Rotation(a.mat);
     s.Rotation(b.mat);
@@ -1198,7 +1199,7 @@ TEST(ConvexMultiContact, CurvedHullPatchKeepsTheFullDepth) {
     ASSERT_NEAR(-deepest, top_a - low_b, 1e-9) << "case " << c << " n " << n << Repro(a, b, 0);
     ASSERT_NEAR(deepest, one.dist, 1e-9) << "case " << c << " n " << n << Repro(a, b, 0);
   }
-  EXPECT_GT(patches, 50);
+  EXPECT_GT(patches, cases / 8);
 }
 
 TEST(ConvexMultiContact, NeverExceedsCapacity) {

@@ -348,7 +348,8 @@ TEST(PlaneMeshPatch, TiltedCapKeepsItsDeepestPoint) {
     mju_negQuat(to_cap, to_cap);
     const mjtNum z[3] = {0, 0, 1};
     mju_axisAngle2Quat(yaw, z, 2 * mjPI * unit(rng));
-    const mjtNum axis[3] = {gauss(rng), gauss(rng), 0};
+    mjtNum axis[3] = {gauss(rng), gauss(rng), 0};
+    mju_normalize3(axis);
     const double angle = std::pow(10.0, -5 + 4 * unit(rng));
     mju_axisAngle2Quat(tilt, axis, angle);
     mju_mulQuat(t, flip, to_cap);
