@@ -8,7 +8,8 @@
 // vertices of the four surrounding cells and keeps the largest d · v (reporting how many distinct
 // vertices tie for it). Cells are 2π/res apart, so the looked-up vertex can miss a narrow feature;
 // with refinement on, a hill climb on the hull graph from it reaches the exact extreme vertex
-// (convexity: a local maximum on the hull is global).
+// (convexity: a local maximum on the hull is global) — when no tie count is wanted, straight from
+// the corner cell's vertex, skipping the four-cell evaluation.
 //
 // Whole patches: the directions between four neighbouring grid points (a patch) mostly lie inside
 // one vertex's normal cone, where that vertex is the answer for every direction of the patch. The
@@ -265,9 +266,9 @@ MJP_HD MJP_INLINE int QuerySupportField(const SupportFieldView& field, const Mes
       *entry_out = whole;
     return VertexOf(mesh, whole);
   }
-  // Refined and no tie count wanted: the climb from the patch's corner entry (a cell away from
-  // the answer at most, and a local maximum is global: the four cells' values would only pick
-  // where it starts; measured 2-4% faster per mesh-mesh call).
+  // Refined and no tie count wanted: the climb from the patch's corner entry, whose vertex wins
+  // within a cell of d (short), and a local maximum is global: the four cells' values would only
+  // pick where it starts (measured 2-4% faster per mesh-mesh call without them).
   if (refine && ties == nullptr) {
     const int entry = support_field::Climb(mesh, d, corner & support_field::kEntryMask);
     if (entry_out != nullptr)
