@@ -1145,10 +1145,10 @@ TEST(ConvexMultiContact, CapPolygonTurnsCounterClockwiseAboutTheNormal) {
 // Curved hulls (200 points on an ellipsoid, like a pebble) resting on each other: the clipped
 // patch must keep the contact's full depth. Each support feature is the hull's cap within the
 // band (up to the depth above its deepest vertex); where a cap holds more vertices than a feature
-// keeps, its spread extremes ring the cap and the deepest vertex inside the ring drops out, and
-// the patch's points can all lie far shallower than the overlap. The deepest point of the patch
-// must be the overlap along its normal (brute force over both vertex sets) and the one-contact
-// answer's depth.
+// keeps (16), some stay out — on a hull graph the spread extremes ring the cap, on these meshes
+// without one the scan keeps the first 16 — and when the deepest vertex is among them the patch's
+// points can all lie far shallower than the overlap. The deepest point of the patch must be the
+// overlap along its normal (brute force over both vertex sets) and the one-contact answer's depth.
 TEST(ConvexMultiContact, CurvedHullPatchKeepsTheFullDepth) {
   RandomGeometry s(1031);
   auto pebble = [&s](double ax, double ay, double az) {
