@@ -1,7 +1,7 @@
 """Writes models/bench/mesh_bin.xml: a bin of 36 convex meshes of 200 vertices, a dense pile.
 
 A scene for benchmarks, not bundled (the model-parameterized tests step every bundled model many
-times, and this one costs about 0.8 ms per step): 36 free bodies, two boxy superellipsoids of 200
+times, and this one costs about 0.7 ms per step): 36 free bodies, two boxy superellipsoids of 200
 vertices each (every vertex on the hull), dropped in four layers of 3 x 3 into a bin of four box
 walls on a plane. They settle into a pile three to four deep where most narrowphase calls are
 mesh-mesh, unlike models/mesh200_pile.xml, whose eight meshes spread over the floor.
