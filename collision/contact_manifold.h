@@ -574,21 +574,12 @@ MJP_HD inline void ClipSegment(const SupportFeature& ref, const SupportFeature& 
 // (Reduce): a tilt of about 1e-3 rad.
 constexpr double kFlatPatch = 1e-3;
 
-// Keeps at most `capacity` candidates (capacity >= 1): the deepest (on a flat patch, the farthest
-// along u); the farthest from it; the
-// one spanning the largest triangle with those two; the largest triangle on the other side of
-// their line; then, one by one, the farthest from all kept.
-MJP_HD inline int Reduce(Candidate* c, int count, int capacity) {
-  if (count <= capacity)
-    return count;
-  int kept[kMaxManifold];
-  bool used[kMaxCandidates] = {};
-  int n = 0;
-  // The first: the deepest; on a patch lying flat (depths within kFlatPatch of its extent along
-  // u) the one farthest along u instead, so that the kept set follows positions, not the depths'
-  // rounding and the tilt that a soft contact's load gives: deepest-first chose another set as the
-  // load shifted and a can of 100 sides on a slab rocked.
-  // (The running extremes are kept as values: no reload through the winning index.)
+// The candidate a reduction keeps first (count >= 1): the deepest; on a patch lying flat (depths
+// within kFlatPatch of its extent along u) the one farthest along u instead, so that the kept set
+// follows positions, not the depths' rounding and the tilt that a soft contact's load gives:
+// deepest-first chose another set as the load shifted and a can of 100 sides on a slab rocked.
+// (The running extremes are kept as values: no reload through the winning index.)
+MJP_HD inline int FirstKept(const Candidate* c, int count) {
   int deepest = 0, first_u = 0;
   double lo_dist = c[0].dist, hi_dist = c[0].dist, lo_u = c[0].u, hi_u = c[0].u;
   for (int i = 1; i < count; ++i) {
@@ -601,7 +592,20 @@ MJP_HD inline int Reduce(Candidate* c, int count, int capacity) {
     lo_u = u < lo_u ? u : lo_u;
   }
   const bool flat = hi_dist - lo_dist <= kFlatPatch * (hi_u - lo_u);
-  const int first = flat ? first_u : deepest;
+  return flat ? first_u : deepest;
+}
+
+// Keeps at most `capacity` candidates (capacity >= 1): the deepest (on a flat patch, the farthest
+// along u); the farthest from it; the
+// one spanning the largest triangle with those two; the largest triangle on the other side of
+// their line; then, one by one, the farthest from all kept.
+MJP_HD inline int Reduce(Candidate* c, int count, int capacity) {
+  if (count <= capacity)
+    return count;
+  int kept[kMaxManifold];
+  bool used[kMaxCandidates] = {};
+  int n = 0;
+  const int first = FirstKept(c, count);
   kept[n++] = first;
   used[first] = true;
   double side = 0;  // sign of the third point's side of the first two's line

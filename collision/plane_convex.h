@@ -51,12 +51,12 @@ MJP_HD inline void PlaneContact(const Vec3& point, const Vec3& n, const Vec3& p,
 // (`deepest`, the first contact) when the spread extremes left it out; reduced to MuJoCo's three:
 // a first one, then the two that span the largest triangle with it. The first is the deepest
 // candidate, unless the patch lies flat (depths within manifold::kFlatPatch of its extent along
-// t1, as the clipped patches' Reduce decides): then the one farthest along t1, a choice by
-// positions only, since on a face lying flat the depths differ by rounding, and a triangle
-// built from the deepest point (or on a diameter, whose third corner may fall on either side)
-// turned from step to step and the mesh rocked. A later pair wins only when larger by more than
-// rounding, so a regular polygon's equal triangles resolve the same way every step. Writes them
-// over `out` and returns their count, or 0 when fewer than two qualify (the caller keeps
+// t1, manifold::FirstKept as the clipped patches' reduction): then the one farthest along t1, a
+// choice by positions only, since on a face lying flat the depths differ by rounding, and a
+// triangle built from the deepest point (or on a diameter, whose third corner may fall on either
+// side) turned from step to step and the mesh rocked. A later pair wins only when larger by more
+// than rounding, so a regular polygon's equal triangles resolve the same way every step. Writes
+// them over `out` and returns their count, or 0 when fewer than two qualify (the caller keeps
 // MuJoCo's answer).
 MJP_HD inline int MeshFacePatch(const GeomView& mesh_geom, const Vec3& local_dir, const Vec3& n,
                                 const Vec3& plane_pos, double margin, const Vec3& deepest,
@@ -86,18 +86,7 @@ MJP_HD inline int MeshFacePatch(const GeomView& mesh_geom, const Vec3& local_dir
   int kept[kMaxMeshContacts] = {0, 1, 2};
   if (count > kMaxMeshContacts) {
     // The first corner: the deepest, or on a flat patch the farthest along t1.
-    int lowest = 0, farthest = 0;
-    double hi_dist = c[0].dist, lo_u = c[0].u;
-    lo_dist = c[0].dist;
-    for (int i = 1; i < count; ++i) {
-      lowest = c[i].dist < c[lowest].dist ? i : lowest;
-      farthest = c[i].u > c[farthest].u ? i : farthest;
-      lo_dist = c[i].dist < lo_dist ? c[i].dist : lo_dist;
-      hi_dist = c[i].dist > hi_dist ? c[i].dist : hi_dist;
-      lo_u = c[i].u < lo_u ? c[i].u : lo_u;
-    }
-    const bool flat = hi_dist - lo_dist <= manifold::kFlatPatch * (c[farthest].u - lo_u);
-    kept[0] = flat ? farthest : lowest;
+    kept[0] = manifold::FirstKept(c, count);
     const manifold::Candidate& a = c[kept[0]];
     double best = -1;
     for (int i = 0; i < count; ++i) {

@@ -228,6 +228,27 @@ TEST(MeshFeatureWalk, LargeFaceGivesItsExtremesAlongSpreadDirections) {
   }
 }
 
+// The floor the plane–mesh tests stand caps on: the plane z = 0.
+struct Floor {
+  double pos[3] = {0, 0, 0}, mat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, size[3] = {1, 1, 0.1};
+  collision::GeomView view() const { return {pos, mat, size}; }
+};
+
+// Rotation (row-major) that turns local direction `cap` to -z, then yaws by `yaw` about z, then
+// tilts by `angle` about the horizontal unit axis (axis_x, axis_y, 0).
+void CapDownPose(const Vec3& cap, double yaw, const mjtNum axis[3], double angle, double mat[9]) {
+  const mjtNum normal[3] = {cap.x, cap.y, cap.z}, z[3] = {0, 0, 1};
+  mjtNum to_cap[4], flip[4] = {0, 1, 0, 0}, turn[4], tilt[4], q[4], t[4];
+  mju_quatZ2Vec(to_cap, normal);
+  mju_negQuat(to_cap, to_cap);
+  mju_axisAngle2Quat(turn, z, yaw);
+  mju_axisAngle2Quat(tilt, axis, angle);
+  mju_mulQuat(t, flip, to_cap);
+  mju_mulQuat(q, turn, t);
+  mju_mulQuat(t, tilt, q);
+  mju_quat2Mat(mat, t);
+}
+
 // Fast plane–mesh on a face of more vertices than a feature holds (mesh_cans' 32-gon cap standing
 // on the plane at random yaws, 1e-4 deep, tilted by about 1e-6 rad): three contacts on the cap's
 // rim spanning a triangle that holds the cap's centre, at least 0.8 of the inscribed equilateral
@@ -248,10 +269,8 @@ TEST(PlaneMeshPatch, ManySidedCapStandsOnThreeSpreadContacts) {
   ASSERT_EQ(largest, 32);
   const std::vector<std::int32_t> faces = BuildFaceTable(m, 0);
   ASSERT_FALSE(faces.empty());
-  const mjtNum cap[3] = {can.normal.x, can.normal.y, can.normal.z};
-  const double plane_pos[3] = {0, 0, 0}, plane_mat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  const double plane_size[3] = {1, 1, 0.1};
-  const collision::GeomView plane = {plane_pos, plane_mat, plane_size};
+  const Floor floor;
+  const collision::GeomView plane = floor.view();
   std::mt19937_64 rng(2028);
   std::uniform_real_distribution<double> unit(0, 1);
   std::normal_distribution<double> gauss;
@@ -259,18 +278,11 @@ TEST(PlaneMeshPatch, ManySidedCapStandsOnThreeSpreadContacts) {
   long fewer = 0;  // poses where MuJoCo's answer has fewer than three contacts
   for (long c = 0; c < cases; ++c) {
     // Turn the cap's normal to -z, then a random yaw and a tilt of about 1e-6 rad.
-    mjtNum to_cap[4], flip[4] = {0, 1, 0, 0}, yaw[4], tilt[4], q[4], t[4];
-    mju_quatZ2Vec(to_cap, cap);
-    mju_negQuat(to_cap, to_cap);
-    const mjtNum z[3] = {0, 0, 1};
-    mju_axisAngle2Quat(yaw, z, 2 * mjPI * unit(rng));
-    const mjtNum axis[3] = {gauss(rng), gauss(rng), 0};
-    mju_axisAngle2Quat(tilt, axis, 1e-6 * mju_norm3(axis));
-    mju_mulQuat(t, flip, to_cap);
-    mju_mulQuat(q, yaw, t);
-    mju_mulQuat(t, tilt, q);
+    const double yaw = 2 * mjPI * unit(rng);
+    mjtNum axis[3] = {gauss(rng), gauss(rng), 0};
+    const double angle = 1e-6 * mju_normalize3(axis);
     double mat[9];
-    mju_quat2Mat(mat, t);
+    CapDownPose(can.normal, yaw, axis, angle, mat);
     double lowest = 1e300, radius = 0;
     for (int v = 0; v < mesh.nvert; ++v) {
       const Vec3 p = collision::Rotate(mat, collision::MeshPoint(mesh.vert, v));
@@ -279,9 +291,9 @@ TEST(PlaneMeshPatch, ManySidedCapStandsOnThreeSpreadContacts) {
     }
     double pos[3] = {0.1 * gauss(rng), 0.1 * gauss(rng), -lowest - 1e-4};
     collision::GeomView standing = {pos, mat, m->geom_size + 3 * g, &mesh};
-    char repro[160];
-    std::snprintf(repro, sizeof(repro), "case %ld quat %.17g %.17g %.17g %.17g", c, t[0], t[1],
-                  t[2], t[3]);
+    char repro[320];
+    std::snprintf(repro, sizeof(repro), "case %ld yaw %.17g axis %.17g %.17g angle %.17g", c, yaw,
+                  axis[0], axis[1], angle);
     mesh.feature_walk = 16;
     mesh.faces = nullptr;
     collision::Contact mujoco[3];
@@ -333,30 +345,20 @@ TEST(PlaneMeshPatch, TiltedCapKeepsItsDeepestPoint) {
   const mjModel* m = can.model.get();
   MeshView mesh = MeshViewOf(m, can.geom);
   const std::vector<std::int32_t> faces = BuildFaceTable(m, 0);
-  const mjtNum cap[3] = {can.normal.x, can.normal.y, can.normal.z};
-  const double plane_pos[3] = {0, 0, 0}, plane_mat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  const double plane_size[3] = {1, 1, 0.1};
-  const collision::GeomView plane = {plane_pos, plane_mat, plane_size};
+  const Floor floor;
+  const collision::GeomView plane = floor.view();
   std::mt19937_64 rng(2031);
   std::uniform_real_distribution<double> unit(0, 1);
   std::normal_distribution<double> gauss;
   const long cases = EnvCount("MJPORTAL_FEATURE_CASES", 2000) / 4;
   long exact_cases = 0;
   for (long c = 0; c < cases; ++c) {
-    mjtNum to_cap[4], flip[4] = {0, 1, 0, 0}, yaw[4], tilt[4], q[4], t[4];
-    mju_quatZ2Vec(to_cap, cap);
-    mju_negQuat(to_cap, to_cap);
-    const mjtNum z[3] = {0, 0, 1};
-    mju_axisAngle2Quat(yaw, z, 2 * mjPI * unit(rng));
+    const double yaw = 2 * mjPI * unit(rng);
     mjtNum axis[3] = {gauss(rng), gauss(rng), 0};
     mju_normalize3(axis);
     const double angle = std::pow(10.0, -5 + 4 * unit(rng));
-    mju_axisAngle2Quat(tilt, axis, angle);
-    mju_mulQuat(t, flip, to_cap);
-    mju_mulQuat(q, yaw, t);
-    mju_mulQuat(t, tilt, q);
     double mat[9];
-    mju_quat2Mat(mat, t);
+    CapDownPose(can.normal, yaw, axis, angle, mat);
     double pos[3] = {0.1 * gauss(rng), 0.1 * gauss(rng), 0};
     double lowest = 1e300;
     for (int v = 0; v < mesh.nvert; ++v)
@@ -366,8 +368,8 @@ TEST(PlaneMeshPatch, TiltedCapKeepsItsDeepestPoint) {
     collision::GeomView standing = {pos, mat, m->geom_size + 3 * can.geom, &mesh};
     char repro[320];
     std::snprintf(repro, sizeof(repro),
-                  "case %ld quat %.17g %.17g %.17g %.17g pos %.17g %.17g %.17g", c, t[0], t[1],
-                  t[2], t[3], pos[0], pos[1], pos[2]);
+                  "case %ld yaw %.17g axis %.17g %.17g angle %.17g pos %.17g %.17g %.17g", c, yaw,
+                  axis[0], axis[1], angle, pos[0], pos[1], pos[2]);
     // The exact depth: the hull's lowest vertex in the world.
     double exact = 1e300;
     for (int v = 0; v < mesh.nvert; ++v) {
