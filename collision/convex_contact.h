@@ -434,6 +434,14 @@ MJP_HD inline int SolveCore(const ConvexGeom& a, const ConvexGeom& b, const Conv
   return 1;
 }
 
+// True when GJK's separated answer is a touch within rounding: closest points less than 1e-12 of
+// the geoms' scales apart. That is also where a run stalls with the origin on its simplex's
+// plane, overlapping geoms included (its bracket then starts at 0, no proof of separation).
+MJP_HD inline bool GjkTouching(const ConvexGeom& a, const ConvexGeom& b, const GjkResult& g) {
+  const Vec3 gap = g.on_b - g.on_a;
+  return !(std::sqrt(Dot(gap, gap)) > 1e-12 * (GeomScale(a) + GeomScale(b)));
+}
+
 // Step 1: GJK with cutoff = margin. 1 with *hit when the geoms are apart by at most the margin;
 // 0 when farther; -1 when they overlap or touch (no reliable direction: the penetration solvers
 // decide). *g receives GJK's result (its enclosing simplex can seed EPA).
@@ -449,12 +457,11 @@ MJP_HD inline int GjkWithinMargin(const ConvexGeom& a, const ConvexGeom& b, cons
     return 0;
   if (g->status != GjkStatus::kSeparated)
     return -1;
-  // Touching within rounding (also where GJK stalls with the origin on its simplex's plane): no
-  // proof of separation, whatever the margin.
+  // Touching within rounding: no proof of separation, whatever the margin.
+  if (GjkTouching(a, b, *g))
+    return -1;
   const Vec3 gap = g->on_b - g->on_a;
   const double length = std::sqrt(Dot(gap, gap));
-  if (!(length > 1e-12 * (GeomScale(a) + GeomScale(b))))
-    return -1;
   if (g->distance > margin && (g->converged || g->lower > margin))
     return 0;
   const double dist = g->distance > margin ? margin : g->distance;

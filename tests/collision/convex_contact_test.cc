@@ -199,6 +199,30 @@ struct PairTypes {
 
 class GjkExact : public ::testing::TestWithParam<PairTypes> {};
 
+// GJK's answer for a separated pair at the exact distance `exact`: the bounds bracket it;
+// converged, distance and gap within `accuracy` of it; stopped at the numerical floor, a bracket
+// under 1e-7 (counted in *floored). A failure says which of these missed.
+::testing::AssertionResult GjkBracketsExact(const GjkResult& g, double exact, double accuracy,
+                                            int* floored) {
+  if (g.status != GjkStatus::kSeparated)
+    return ::testing::AssertionFailure() << "status " << static_cast<int>(g.status);
+  if (!(g.lower <= exact + 1e-12 && g.distance >= exact - 1e-12))
+    return ::testing::AssertionFailure()
+           << "bracket [" << g.lower << ", " << g.distance << "] misses " << exact;
+  if (!g.converged) {
+    ++*floored;
+    if (!(g.distance - g.lower <= 1e-7))
+      return ::testing::AssertionFailure() << "floored bracket " << g.distance - g.lower;
+    return ::testing::AssertionSuccess();
+  }
+  const Vec3 gap = g.on_b - g.on_a;
+  if (!(std::fabs(g.distance - exact) <= accuracy &&
+        std::fabs(std::sqrt(Dot(gap, gap)) - exact) <= accuracy))
+    return ::testing::AssertionFailure() << "distance " << g.distance << " gap "
+                                         << std::sqrt(Dot(gap, gap)) << " exact " << exact;
+  return ::testing::AssertionSuccess();
+}
+
 // GJK's bounds bracket the closed-form distance in every case (lower <= exact <= distance);
 // converged (the bounds within the tolerance 1e-11), the distance and the closest points' gap are
 // within 1e-9 of it. A run that stops at the numerical floor instead (no progress: GJK zig-zags
@@ -218,17 +242,7 @@ TEST_P(GjkExact, DistanceMatchesClosedForm) {
       continue;
     ++separated;
     const GjkResult g = GjkDistance(a.View(), b.View(), 100, 1e-11, 1e300);
-    ASSERT_EQ(g.status, GjkStatus::kSeparated) << "case " << c << Repro(a, b, 0);
-    ASSERT_LE(g.lower, exact + 1e-12) << "case " << c << Repro(a, b, 0);
-    ASSERT_GE(g.distance, exact - 1e-12) << "case " << c << Repro(a, b, 0);
-    if (!g.converged) {
-      ++floored;
-      ASSERT_LE(g.distance - g.lower, 1e-7) << "case " << c << Repro(a, b, 0);
-      continue;
-    }
-    ASSERT_NEAR(g.distance, exact, 1e-9) << "case " << c << Repro(a, b, 0);
-    const Vec3 gap = g.on_b - g.on_a;
-    ASSERT_NEAR(std::sqrt(Dot(gap, gap)), exact, 1e-9) << "case " << c << Repro(a, b, 0);
+    ASSERT_TRUE(GjkBracketsExact(g, exact, 1e-9, &floored)) << "case " << c << Repro(a, b, 0);
   }
   EXPECT_GT(separated, Cases() / 4);
   EXPECT_LE(floored, separated / 100) << floored << " of " << separated;
@@ -240,11 +254,14 @@ INSTANTIATE_TEST_SUITE_P(Pairs, GjkExact,
                                            PairTypes{ShapeType::kCapsule, ShapeType::kCapsule},
                                            PairTypes{ShapeType::kSphere, ShapeType::kBox}));
 
-// A box-shaped mesh answers like the box: scanned, and through a support field (refined).
+// A box-shaped mesh answers like the box: scanned, and through a support field (refined). As for
+// the sphere–box pair itself (GjkExact), a run may stop at the numerical floor on the flat faces
+// of M (0.4-0.5% of the separated cases): then its bracket holds the distance (one such run in
+// 180,000 separated cases was 1.5e-8 off).
 TEST(GjkMesh, BoxMeshMatchesClosedForm) {
   RandomGeometry s(1002);
   for (int use_field = 0; use_field < 2; ++use_field) {
-    int separated = 0;
+    int separated = 0, floored = 0;
     for (long c = 0; c < Cases() / 4; ++c) {
       OwnedGeom a = RandomPrimitive(s, ShapeType::kSphere, 1.0);
       OwnedGeom b = RandomPrimitive(s, ShapeType::kBox, 1.0);
@@ -260,9 +277,10 @@ TEST(GjkMesh, BoxMeshMatchesClosedForm) {
         continue;
       ++separated;
       const GjkResult g = GjkDistance(a.View(), mesh.View(), 100, 1e-11, 1e300);
-      ASSERT_NEAR(g.distance, exact, 1e-8) << "case " << c << Repro(a, mesh, 0);
+      ASSERT_TRUE(GjkBracketsExact(g, exact, 1e-8, &floored)) << "case " << c << Repro(a, mesh, 0);
     }
     EXPECT_GT(separated, Cases() / 16);
+    EXPECT_LE(floored, separated / 100) << floored << " of " << separated;
   }
 }
 
@@ -576,7 +594,9 @@ TEST(ConvexMargin, ContactExactlyWithinMargin) {
 // ends with a bracket [lower, distance] around the distance. With the margin inside it the pair
 // may be within the margin: step 1 (ccd = gjk runs it first) keeps the contact, at dist = margin,
 // and decides "farther" only on a proof. Converged runs and margins outside the bracket answer
-// as before.
+// as before. Runs that stall touching within rounding (GjkTouching: the origin on the simplex's
+// plane, which overlapping capsules also give: case 263,233 of 400,000, 3.5 mm deep) prove
+// nothing and go to the penetration solvers: not cases here.
 TEST(ConvexMargin, StalledGjkWithTheMarginInsideItsBracketKeepsTheContact) {
   const PairTypes pairs[] = {{ShapeType::kCapsule, ShapeType::kCapsule},
                              {ShapeType::kSphere, ShapeType::kBox}};
@@ -590,7 +610,8 @@ TEST(ConvexMargin, StalledGjkWithTheMarginInsideItsBracketKeepsTheContact) {
       OwnedGeom b = RandomPrimitive(s, p.b, 1.0);
       const GjkResult g =
           GjkDistance(a.View(), b.View(), settings.max_iterations, settings.tolerance, 1e300);
-      if (g.status != GjkStatus::kSeparated || g.converged || g.distance - g.lower < 1e-13)
+      if (g.status != GjkStatus::kSeparated || g.converged || g.distance - g.lower < 1e-13 ||
+          convex::GjkTouching(a.View(), b.View(), g))
         continue;
       ++stalled;
       // Inside the bracket: a contact, within the margin and the bracket.
