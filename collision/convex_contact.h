@@ -9,8 +9,9 @@
 //      of least overlap, oriented towards the other geom; a separation beyond the margin along it
 //      ends the call, and a shallow contact whose other geom's deepest point lies over that face
 //      is that face's, exactly. Counted as `face`.
-//      Sphere–ellipsoid and ellipsoid–ellipsoid, and sphere or ellipsoid against a box (a corner,
-//      edge or face contact; started where the box's least point predicts): Newton's method on
+//      Sphere–ellipsoid and ellipsoid–ellipsoid, sphere or ellipsoid against a box (a corner,
+//      edge or face contact; started where the box's least point predicts), and ellipsoid–capsule
+//      (the capsule's axis as a box's edge, its end caps as corners): Newton's method on
 //      the direction sphere (smooth_contact.h), exact to second order. Its minimum answers when
 //      certified global (no deeper than the geoms' least curvature radii together); a deeper
 //      one (`uncertified`) goes on to the steps below and stands if they answer deeper;
@@ -84,6 +85,7 @@
 #include "collision/gjk.h"
 #include "collision/mpr.h"
 #include "collision/smooth_contact.h"
+#include "collision/smooth_mesh_contact.h"
 
 namespace mjportal::collision {
 
@@ -607,12 +609,22 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
     }
   }
   const bool smooth_a = IsSmoothConvex(a.type), smooth_b = IsSmoothConvex(b.type);
+  // Capsules only against ellipsoids: against a sphere the cores' GJK (a point and a segment)
+  // is exact in a few steps.
+  const bool ellipsoid_capsule =
+      (a.type == ShapeType::kEllipsoid && b.type == ShapeType::kCapsule) ||
+      (a.type == ShapeType::kCapsule && b.type == ShapeType::kEllipsoid);
+  const bool ellipsoid_mesh = (a.type == ShapeType::kEllipsoid && b.type == ShapeType::kMesh) ||
+                              (a.type == ShapeType::kMesh && b.type == ShapeType::kEllipsoid);
   const bool newton = (smooth_a && smooth_b) || (smooth_a && b.type == ShapeType::kBox) ||
-                      (a.type == ShapeType::kBox && smooth_b);
+                      (a.type == ShapeType::kBox && smooth_b) || ellipsoid_capsule ||
+                      ellipsoid_mesh;
   if (!(s.algorithm == CcdAlgorithm::kAuto && newton))
     return convex::SolveGeneral(a, b, s, margin, hit, counters, separating);
   ++counters->newton;
-  const SmoothResult r = SmoothDistance(a, b, s.max_iterations, s.tolerance, margin);
+  const SmoothResult r = ellipsoid_mesh
+                             ? SmoothMeshDistance(a, b, s.max_iterations, s.tolerance, margin)
+                             : SmoothDistance(a, b, s.max_iterations, s.tolerance, margin);
   if (r.status == SmoothStatus::kBeyond)
     return false;
   if (r.status == SmoothStatus::kContact) {

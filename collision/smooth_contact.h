@@ -1,6 +1,7 @@
 // Signed distance of two smooth, strictly convex geoms (spheres and ellipsoids) by Newton's method
 // on the sphere of directions: fast mode's solver for sphere–ellipsoid and ellipsoid–ellipsoid,
-// and for a sphere or ellipsoid against a box corner (see kMaxCornerSwitches).
+// and for a sphere or ellipsoid against a box corner (see kMaxCornerSwitches) or a capsule (its
+// axis segment a box's edge of zero width, swept by a sphere of its radius).
 //
 // With M = A − B and its support function h(n) = n · S_M(n), S_M(n) = S_A(n) − S_B(−n), the
 // minimum of h over unit n is the penetration depth when M holds the origin and minus the
@@ -39,11 +40,12 @@ MJP_HD inline bool IsSmoothConvex(ShapeType type) {
   return type == ShapeType::kSphere || type == ShapeType::kEllipsoid;
 }
 
-// The least radius of curvature of a geom's surface: r for a sphere, e_min² / e_max for an
-// ellipsoid (at the ends of its longest axis, across its shortest), 0 for anything with edges.
+// The least radius of curvature of a geom's surface: r for a sphere or a capsule, e_min² / e_max
+// for an ellipsoid (at the ends of its longest axis, across its shortest), 0 for anything with
+// edges.
 MJP_HD inline double LeastCurvatureRadius(const ConvexGeom& g) {
   const double* e = g.view.size;
-  if (g.type == ShapeType::kSphere)
+  if (g.type == ShapeType::kSphere || g.type == ShapeType::kCapsule)
     return e[0];
   if (g.type != ShapeType::kEllipsoid)
     return 0;
@@ -67,6 +69,9 @@ MJP_HD inline double CertifiedDepth(const ConvexGeom& a, const ConvexGeom& b) {
 // the other geom's deepest point over the edge, it is an exact edge contact (past an end of the
 // edge, Newton goes on from that end's corner). Corners flipping along two axes: the face across
 // them (FaceOptimum). Anything else, or more than kMaxCornerSwitches feature changes, hands over.
+// A capsule is such a box of half-extents (0, 0, h) (its axis segment: two corners, one edge)
+// swept by a sphere of its radius r: its support is the segment's end plus r d, curved like the
+// sphere's (J = r I), and its side contact is the segment's edge mode.
 constexpr int kMaxCornerSwitches = 4;
 // Steps shortened (to a quarter, from the last iterate) when one flips the corner along two axes
 // at once, or along a second axis on an edge, before handing over (measured on the bench's
@@ -101,12 +106,32 @@ struct CurvedSupport {
   double inv_length;
 };
 
+// Geoms whose support Newton tracks by corner: boxes and capsules (see kMaxCornerSwitches).
+MJP_HD inline bool HasCorners(ShapeType type) {
+  return type == ShapeType::kBox || type == ShapeType::kCapsule;
+}
+
+// Half-extent k of a geom with corners: a box's size, a capsule's (0, 0, half-length).
+MJP_HD inline double HalfExtent(const ConvexGeom& g, int k) {
+  if (g.type == ShapeType::kCapsule)
+    return k == 2 ? g.view.size[1] : 0.0;
+  return g.view.size[k];
+}
+
 MJP_HD MJP_INLINE CurvedSupport Support(const ConvexGeom& g, const Vec3& d) {
   const double* size = g.view.size;
   CurvedSupport out;
   out.corner = -1;
   if (g.type == ShapeType::kSphere) {
     out.point = Load3(g.view.pos) + d * size[0];  // r d (d is a unit direction here)
+    return out;
+  }
+  if (g.type == ShapeType::kCapsule) {
+    // The segment's end facing d (corner bit 2, the z axis's), plus r d.
+    const Vec3 axis = Column(g.view.mat, 2);
+    const bool up = Dot(d, axis) >= 0;
+    out.point = Load3(g.view.pos) + axis * (up ? size[1] : -size[1]) + d * size[0];
+    out.corner = up ? 4 : 0;
     return out;
   }
   const Vec3 dl = RotateT(g.view.mat, d);
@@ -127,12 +152,12 @@ MJP_HD MJP_INLINE CurvedSupport Support(const ConvexGeom& g, const Vec3& d) {
 }
 
 // The support's curvature form t_i · J t_j in the tangent frame (t1, t2) (unit, orthogonal):
-// r δ_ij for a sphere, 0 for a box corner, for an ellipsoid with a_i = E Rᵀ t_i
+// r δ_ij for a sphere or a capsule, 0 for a box corner, for an ellipsoid with a_i = E Rᵀ t_i
 // (a_i · a_j − (û · a_i)(û · a_j)) / |u|. Only needed for a Newton step, so computed apart.
 MJP_HD inline void Curvature(const ConvexGeom& g, const CurvedSupport& sp, const Vec3& t1,
                              const Vec3& t2, double* j11, double* j12, double* j22) {
   const double* size = g.view.size;
-  if (g.type == ShapeType::kSphere) {
+  if (g.type == ShapeType::kSphere || g.type == ShapeType::kCapsule) {
     *j11 = size[0];
     *j12 = 0;
     *j22 = size[0];
@@ -273,7 +298,7 @@ MJP_HD inline int BoxStart(const ConvexGeom& g, const ConvexGeom& box, bool g_is
   }
   const Vec3 centre = RotateT(box.view.mat, Load3(g.view.pos) - Load3(box.view.pos));
   const double y0[3] = {centre.x, centre.y, centre.z};
-  const double* s = box.view.size;
+  const double s[3] = {HalfExtent(box, 0), HalfExtent(box, 1), HalfExtent(box, 2)};
   // From the box point nearest g's centre, coordinate by coordinate.
   double y[3];
   for (int i = 0; i < 3; ++i)
@@ -323,7 +348,7 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
     return result;  // nothing to go by when the centres coincide
   // Edge mode (a box in the pair): n stays perpendicular to the box axis `edge` and turns only
   // about it; the box's support is then its edge, whose midpoint stands for it.
-  const bool box_a = a.type == ShapeType::kBox, box_b = b.type == ShapeType::kBox;
+  const bool box_a = smooth::HasCorners(a.type), box_b = smooth::HasCorners(b.type);
   const ConvexGeom* box = box_a ? &a : (box_b ? &b : nullptr);
   int edge = -1;
   // Start at the normal the box's least point predicts (BoxStart; on its edge if there), else
@@ -384,7 +409,8 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
           const int across = edge >= 0 ? flipped | (1 << edge) : flipped;
           const int face = across == 3 ? 2 : (across == 5 ? 1 : (across == 6 ? 0 : -1));
           const double reached = h < h_last ? h : h_last;
-          if (face >= 0 && smooth::FaceOptimum(a, b, *box, face, n, reached + tolerance, &result) &&
+          if (face >= 0 && box->type == ShapeType::kBox &&
+              smooth::FaceOptimum(a, b, *box, face, n, reached + tolerance, &result) &&
               result.dist < -deep)
             result.status = SmoothStatus::kUncertified;  // as a converged iterate below
           return result;
@@ -394,8 +420,10 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
         edge = flipped == 1 ? 0 : (flipped == 2 ? 1 : 2);
         corner = now & ~flipped;
         h_last = 1e300;
-        smooth::EdgeStart(box_a ? b : a, (box_a ? sa_n : sb_n).point, Column(box->view.mat, edge),
-                          !box_a, &n);
+        // (A capsule's edge line is its axis; its support point lies r off it.)
+        const Vec3 on_line =
+            box->type == ShapeType::kCapsule ? Load3(box->view.pos) : (box_a ? sa_n : sb_n).point;
+        smooth::EdgeStart(box_a ? b : a, on_line, Column(box->view.mat, edge), !box_a, &n);
         continue;  // restart this iterate on the edge
       }
       corner = now;
@@ -419,7 +447,7 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
         // box's witness is the edge point beside that deepest point.
         const Vec3 other = box_a ? on_b : on_a;
         const double along = Dot(other - Load3(box->view.pos), axis);
-        if (!(std::fabs(along) <= box->view.size[edge])) {
+        if (!(std::fabs(along) <= smooth::HalfExtent(*box, edge))) {
           // Past the edge's end: go on from that end's corner, n turned off the edge's plane
           // just enough for the box's support to be that corner.
           if (!(along == along) || ++switches > kMaxCornerSwitches)

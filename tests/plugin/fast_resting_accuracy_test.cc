@@ -12,6 +12,7 @@
 #include <string>
 
 #include "collision/convex_contact.h"
+#include "plugin/mesh_view.h"
 #include "tests/collision/convex_reference.h"
 #include "tests/env_count.h"
 #include "tests/fixture.h"
@@ -22,11 +23,24 @@ namespace {
 
 struct RestingPair {
   int type1, type2;
+  int mesh_vertices = 0;  // cloud points per mesh (bench-fast's: 200, hulls of 89 vertices)
 };
 
 std::string RestingPairName(const ::testing::TestParamInfo<RestingPair>& param) {
   return std::string(tools::GeomTypeName(param.param.type1)) + "_" +
          tools::GeomTypeName(param.param.type2);
+}
+
+// Geom g as the solvers see it; a mesh climbs its hull graph (exact support queries).
+collision::ConvexGeom GeomOf(const mjModel* m, const mjData* d, int type, int g,
+                             collision::MeshView* mesh) {
+  collision::ConvexGeom geom = {static_cast<collision::ShapeType>(type),
+                                {d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_size + 3 * g}};
+  if (type == mjGEOM_MESH) {
+    *mesh = MeshViewOf(m, g);
+    geom.view.mesh = mesh;
+  }
+  return geom;
 }
 
 class FastRestingAccuracyTest : public MujocoTest,
@@ -37,7 +51,8 @@ TEST_P(FastRestingAccuracyTest, DepthWithinOneMillionthOfTheSmallestSize) {
   const int t1 = GetParam().type1, t2 = GetParam().type2;
   const int count = static_cast<int>(EnvCount("MJPORTAL_RESTING_CASES", 1024));
   std::string error;
-  tools::PairScene scene = tools::PairScene::Create(t1, t2, count, {}, &error);
+  tools::PairScene scene =
+      tools::PairScene::Create(t1, t2, count, {}, &error, GetParam().mesh_vertices);
   ASSERT_TRUE(scene.ok()) << error;
   scene.RandomizeResting(20261202, api.originalCollision(t1, t2));
   const mjModel* m = scene.model();
@@ -48,12 +63,9 @@ TEST_P(FastRestingAccuracyTest, DepthWithinOneMillionthOfTheSmallestSize) {
   long hits = 0, off = 0;
   double worst = 0;
   for (const tools::PairCase& c : scene.cases()) {
-    const collision::ConvexGeom a = {
-        static_cast<collision::ShapeType>(t1),
-        {d->geom_xpos + 3 * c.geom1, d->geom_xmat + 9 * c.geom1, m->geom_size + 3 * c.geom1}};
-    const collision::ConvexGeom b = {
-        static_cast<collision::ShapeType>(t2),
-        {d->geom_xpos + 3 * c.geom2, d->geom_xmat + 9 * c.geom2, m->geom_size + 3 * c.geom2}};
+    collision::MeshView mesh_a, mesh_b;
+    const collision::ConvexGeom a = GeomOf(m, d, t1, c.geom1, &mesh_a);
+    const collision::ConvexGeom b = GeomOf(m, d, t2, c.geom2, &mesh_b);
     collision::ConvexHit hit;
     collision::ConvexCounters counters;
     if (!collision::convex::Solve(a, b, settings, 0, &hit, &counters))
@@ -61,9 +73,14 @@ TEST_P(FastRestingAccuracyTest, DepthWithinOneMillionthOfTheSmallestSize) {
     ++hits;
     collision::Vec3 start = hit.normal;
     const double depth = collision::reference::SweepMinOverlap(a, b, 2000, &start);
+    // The smallest size of the primitives (a mesh's sizes are not its own: its hull's scale).
     double smallest = 1e300;
-    for (int k = 0; k < 3; ++k)
-      smallest = std::min({smallest, a.view.size[k], b.view.size[k]});
+    for (const collision::ConvexGeom* g : {&a, &b}) {
+      for (int k = 0; k < 3; ++k)
+        smallest =
+            std::min(smallest, g->type == collision::ShapeType::kMesh ? collision::GeomScale(*g)
+                                                                      : g->view.size[k]);
+    }
     const double error_fraction = std::fabs(-hit.dist - depth) / smallest;
     worst = std::max(worst, error_fraction);
     // Every pose is checked (a soak reports how many are off); the first few print a repro.
@@ -83,7 +100,10 @@ INSTANTIATE_TEST_SUITE_P(BenchPairs, FastRestingAccuracyTest,
                                            RestingPair{mjGEOM_ELLIPSOID, mjGEOM_BOX},
                                            RestingPair{mjGEOM_CAPSULE, mjGEOM_CYLINDER},
                                            RestingPair{mjGEOM_CYLINDER, mjGEOM_CYLINDER},
-                                           RestingPair{mjGEOM_CYLINDER, mjGEOM_BOX}),
+                                           RestingPair{mjGEOM_CYLINDER, mjGEOM_BOX},
+                                           RestingPair{mjGEOM_CAPSULE, mjGEOM_ELLIPSOID},
+                                           RestingPair{mjGEOM_ELLIPSOID, mjGEOM_CYLINDER},
+                                           RestingPair{mjGEOM_ELLIPSOID, mjGEOM_MESH, 200}),
                          RestingPairName);
 
 }  // namespace

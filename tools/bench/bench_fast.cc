@@ -30,17 +30,20 @@ struct FastPair {
 };
 
 // The general convex pairs (where stock runs its GJK/EPA), two analytic references, plane–mesh
-// (MuJoCo's answer, its support vertex from the field), meshes of about 20, 200 and 2,000
-// cloud points (hulls of 19, 89 and 247 vertices), and hulls of 200 and 2,000 vertices.
+// (MuJoCo's answer, its support vertex from the field), the primitives against meshes of 200 cloud
+// points (hulls of 89 vertices), meshes of about 20, 200 and 2,000 cloud points (hulls of 19, 89
+// and 247 vertices), and hulls of 200 and 2,000 vertices.
 constexpr FastPair kPairs[] = {
-    {mjGEOM_SPHERE, mjGEOM_ELLIPSOID, 0},    {mjGEOM_CAPSULE, mjGEOM_CYLINDER, 0},
-    {mjGEOM_ELLIPSOID, mjGEOM_ELLIPSOID, 0}, {mjGEOM_CYLINDER, mjGEOM_CYLINDER, 0},
-    {mjGEOM_CYLINDER, mjGEOM_BOX, 0},        {mjGEOM_ELLIPSOID, mjGEOM_BOX, 0},
-    {mjGEOM_PLANE, mjGEOM_BOX, 0},           {mjGEOM_BOX, mjGEOM_BOX, 0},
-    {mjGEOM_PLANE, mjGEOM_MESH, 2000},       {mjGEOM_CAPSULE, mjGEOM_MESH, 200},
-    {mjGEOM_BOX, mjGEOM_MESH, 200},          {mjGEOM_MESH, mjGEOM_MESH, 20},
-    {mjGEOM_MESH, mjGEOM_MESH, 200},         {mjGEOM_MESH, mjGEOM_MESH, 2000},
-    {mjGEOM_MESH, mjGEOM_MESH, 200, true},   {mjGEOM_MESH, mjGEOM_MESH, 2000, true},
+    {mjGEOM_SPHERE, mjGEOM_ELLIPSOID, 0},   {mjGEOM_CAPSULE, mjGEOM_CYLINDER, 0},
+    {mjGEOM_CAPSULE, mjGEOM_ELLIPSOID, 0},  {mjGEOM_ELLIPSOID, mjGEOM_ELLIPSOID, 0},
+    {mjGEOM_ELLIPSOID, mjGEOM_CYLINDER, 0}, {mjGEOM_CYLINDER, mjGEOM_CYLINDER, 0},
+    {mjGEOM_CYLINDER, mjGEOM_BOX, 0},       {mjGEOM_ELLIPSOID, mjGEOM_BOX, 0},
+    {mjGEOM_PLANE, mjGEOM_BOX, 0},          {mjGEOM_BOX, mjGEOM_BOX, 0},
+    {mjGEOM_PLANE, mjGEOM_MESH, 2000},      {mjGEOM_CAPSULE, mjGEOM_MESH, 200},
+    {mjGEOM_ELLIPSOID, mjGEOM_MESH, 200},   {mjGEOM_CYLINDER, mjGEOM_MESH, 200},
+    {mjGEOM_BOX, mjGEOM_MESH, 200},         {mjGEOM_MESH, mjGEOM_MESH, 20},
+    {mjGEOM_MESH, mjGEOM_MESH, 200},        {mjGEOM_MESH, mjGEOM_MESH, 2000},
+    {mjGEOM_MESH, mjGEOM_MESH, 200, true},  {mjGEOM_MESH, mjGEOM_MESH, 2000, true},
 };
 
 std::string PairName(const FastPair& p) {

@@ -1,0 +1,273 @@
+// Signed distance of a smooth geom (sphere, ellipsoid) and a convex mesh by Newton's method on the
+// sphere of directions (smooth_contact.h's method, the box's corners replaced by hull vertices):
+// fast mode's first solver for ellipsoid–mesh, where MPR creeps over the ellipsoid's curved side
+// of the Minkowski difference (15 to 30 refinement steps on bench-fast's resting poses).
+//
+// h(n) = n · (S_A(n) − S_B(−n)) is least over unit n at the signed distance's negative. The mesh's
+// support is a hull vertex v, flat within v's normal cone (J = 0), so on that cone h is smooth
+// and Newton's step uses the smooth geom's curvature alone. The optimum sits
+//   - inside a vertex's cone (a vertex contact): Newton converges with the vertex unchanged;
+//   - on the arc between two vertices' cones (an edge contact): the vertex flips between them
+//     and back; Newton then keeps n perpendicular to the edge and runs in one dimension, the edge's
+//     midpoint standing for the mesh's support, and the answer holds when the smooth geom's
+//     deepest point lies over the edge (else Newton goes on from the vertex at that end);
+//   - at a face normal (a face contact): a third vertex answers in edge mode; the face through
+//     the three is the answer when it supports the mesh (no vertex beyond its plane by more than
+//     the tolerance) and the smooth geom's deepest point towards it lies over the triangle.
+// Where the face test fails, Newton goes on from the third vertex. It hands over after more than
+// kMaxMeshSwitches feature changes, or without convergence within the iteration cap. A
+// converged minimum is the global one when no deeper than the smooth geom's least curvature
+// radius (CertifiedDepth; the mesh's is 0), else kUncertified, as for the box.
+//
+// Vertices are told apart by their world points (the same vertex gives the same bits).
+#pragma once
+
+#include <cmath>
+
+#include "collision/smooth_contact.h"
+
+namespace mjportal::collision {
+
+// Feature changes before a hand-over: more than the box's kMaxCornerSwitches, Newton's path
+// crossing several of a hull's vertex cones (on the kernel test's random hulls of 12 to 40
+// points, 8 handed 4.8% of the pairs over, 16 2.7%).
+constexpr int kMaxMeshSwitches = 16;
+
+namespace smooth_mesh {
+
+MJP_HD MJP_INLINE bool Same(const Vec3& p, const Vec3& q) {
+  return p.x == q.x && p.y == q.y && p.z == q.z;
+}
+
+// The face through world points p1, p2, p3 of `mesh` (oriented like n, from A to B) when it is a
+// local minimum of h no higher than `reached`: the mesh has no vertex beyond the face's plane by
+// more than `tolerance`, and the smooth geom's deepest point towards the face projects into the
+// triangle. False (result untouched) otherwise.
+MJP_HD inline bool TriangleOptimum(const ConvexGeom& a, const ConvexGeom& b, bool mesh_a,
+                                   const Vec3& p1, const Vec3& p2, const Vec3& p3, const Vec3& n,
+                                   double reached, double tolerance, SmoothResult* result) {
+  Vec3 axis = Cross(p2 - p1, p3 - p1);
+  const double length = std::sqrt(Dot(axis, axis));
+  if (!(length > 0))
+    return false;
+  axis = axis * ((Dot(axis, n) < 0 ? -1 : 1) / length);
+  const ConvexGeom& mesh = mesh_a ? a : b;
+  const ConvexGeom& other = mesh_a ? b : a;
+  // The mesh's extreme point along its outward direction (axis for A, −axis for B) must lie on
+  // the plane within the tolerance.
+  const Vec3 out = mesh_a ? axis : -axis;
+  const Vec3 extreme = SupportPoint(mesh.type, mesh.view, out);
+  if (!(Dot(out, extreme - p1) <= tolerance))
+    return false;
+  const smooth::CurvedSupport deepest = smooth::Support(other, mesh_a ? -axis : axis);
+  const Vec3 q = deepest.point;
+  const double h = mesh_a ? Dot(axis, p1 - q) : Dot(axis, q - p1);
+  if (!(h <= reached))
+    return false;
+  // q over the triangle: its projection's barycentric coordinates all >= 0.
+  const Vec3 e1 = p2 - p1, e2 = p3 - p1, r = q - p1;
+  const double d11 = Dot(e1, e1), d12 = Dot(e1, e2), d22 = Dot(e2, e2);
+  const double r1 = Dot(r, e1), r2 = Dot(r, e2);
+  const double det = d11 * d22 - d12 * d12;
+  if (!(det > 0))
+    return false;
+  const double l2 = (d22 * r1 - d12 * r2) / det, l3 = (d11 * r2 - d12 * r1) / det;
+  if (!(l2 >= 0 && l3 >= 0 && l2 + l3 <= 1))
+    return false;
+  result->status = SmoothStatus::kContact;
+  result->dist = -h;
+  result->normal = axis;
+  result->on_a = mesh_a ? q + axis * h : q;
+  result->on_b = mesh_a ? q : q - axis * h;
+  return true;
+}
+
+}  // namespace smooth_mesh
+
+// Signed distance of a and b, one smooth (sphere, ellipsoid) and one a mesh, as in the header;
+// `margin` is the distance beyond which only kBeyond matters.
+MJP_HD inline SmoothResult SmoothMeshDistance(const ConvexGeom& a, const ConvexGeom& b,
+                                              int max_iterations, double tolerance, double margin) {
+  SmoothResult result;
+  const bool mesh_a = a.type == ShapeType::kMesh;
+  const ConvexGeom& mesh = mesh_a ? a : b;
+  const ConvexGeom& smooth_geom = mesh_a ? b : a;
+  const double deep = LeastCurvatureRadius(smooth_geom);
+  Vec3 n = Load3(b.view.pos) - Load3(a.view.pos);
+  const double centre = std::sqrt(Dot(n, n));
+  if (!(centre > 1e-12 * (GeomScale(a) + GeomScale(b))))
+    return result;  // nothing to go by when the centres coincide
+  // Start where the centre line leaves the smooth geom's shape (the mesh as a point; starting
+  // from the normal of its level set through the mesh's vertex towards it was 5% slower on
+  // bench-fast's resting poses).
+  {
+    double q[6] = {0, 0, 0, 0, 0, 0};
+    smooth::AddShapeMatrix(smooth_geom, q);
+    const Vec3 c = n * (1 / centre);
+    const double a00 = q[3] * q[5] - q[4] * q[4], a01 = q[2] * q[4] - q[1] * q[5],
+                 a02 = q[1] * q[4] - q[2] * q[3], a11 = q[0] * q[5] - q[2] * q[2],
+                 a12 = q[1] * q[2] - q[0] * q[4], a22 = q[0] * q[3] - q[1] * q[1];
+    const Vec3 s = {a00 * c.x + a01 * c.y + a02 * c.z, a01 * c.x + a11 * c.y + a12 * c.z,
+                    a02 * c.x + a12 * c.y + a22 * c.z};
+    const double length = std::sqrt(Dot(s, s));
+    n = length > 0 ? s * (1 / length) : c;
+  }
+
+  double h_last = 1e300;
+  Vec3 n_last = n, step = {0, 0, 0};
+  bool have_vertex = false, edge = false;
+  // Vertex mode: the mesh's support point, and the one before it (a step back to that one is
+  // the ping-pong of an edge optimum).
+  Vec3 vertex = {0, 0, 0}, previous = {0, 0, 0};
+  Vec3 end1 = {0, 0, 0}, end2 = {0, 0, 0}, axis = {0, 0, 0};  // edge mode: ends, unit direction
+  int switches = 0, backtracks = 0;
+  for (result.iterations = 0; result.iterations < max_iterations; ++result.iterations) {
+    Vec3 t1, t2;
+    if (edge) {
+      n = n - axis * Dot(n, axis);
+      n = n * (1 / std::sqrt(Dot(n, n)));
+      t1 = Cross(axis, n);
+      t1 = t1 * (1 / std::sqrt(Dot(t1, t1)));
+      t2 = Cross(n, t1);
+    } else {
+      TangentFrame(n, &t1, &t2);
+    }
+    const Vec3 on_mesh = SupportPoint(mesh.type, mesh.view, mesh_a ? n : -n);
+    const smooth::CurvedSupport curved = smooth::Support(smooth_geom, mesh_a ? -n : n);
+    const bool off_edge =
+        edge && !smooth_mesh::Same(on_mesh, end1) && !smooth_mesh::Same(on_mesh, end2);
+    if (off_edge) {
+      // A third vertex: n crossed near the normal of the face through the edge and it.
+      if (h_last < 1e300 && backtracks < kMaxFlipBacktracks) {
+        ++backtracks;
+        step = step * 0.25;
+        n = n_last + step;
+        n = n * (1 / std::sqrt(Dot(n, n)));
+        continue;
+      }
+      const Vec3 sa = mesh_a ? on_mesh : curved.point, sb = mesh_a ? curved.point : on_mesh;
+      const double h = Dot(n, sa - sb);
+      const double reached = h < h_last ? h : h_last;
+      if (smooth_mesh::TriangleOptimum(a, b, mesh_a, end1, end2, on_mesh, n, reached + tolerance,
+                                       tolerance, &result)) {
+        if (result.dist < -deep)
+          result.status = SmoothStatus::kUncertified;
+        return result;
+      }
+      // Not that face's contact: Newton goes on from the third vertex.
+      if (++switches > kMaxMeshSwitches)
+        return result;
+      edge = false;
+      previous = end2;
+      vertex = on_mesh;
+      h_last = 1e300;
+      backtracks = 0;
+      continue;
+    }
+    // In edge mode the edge's midpoint stands for the mesh's support (n is perpendicular to it).
+    const Vec3 mesh_point = edge ? (end1 + end2) * 0.5 : on_mesh;
+    const Vec3 sa = mesh_a ? mesh_point : curved.point, sb = mesh_a ? curved.point : mesh_point;
+    const Vec3 s = sa - sb;
+    const double h = Dot(n, s);
+    if (h < -margin) {
+      result.status = SmoothStatus::kBeyond;
+      return result;
+    }
+    if (!edge && have_vertex && !smooth_mesh::Same(on_mesh, vertex)) {
+      if (++switches > kMaxMeshSwitches)
+        return result;
+      if (smooth_mesh::Same(on_mesh, previous)) {
+        // Back to the vertex met before: the optimum lies on the edge between the two. Restart
+        // this iterate on it (n is projected onto the edge's plane above).
+        end1 = vertex;
+        end2 = on_mesh;
+        axis = end2 - end1;
+        axis = axis * (1 / std::sqrt(Dot(axis, axis)));
+        edge = true;
+        h_last = 1e300;
+        backtracks = 0;
+        continue;
+      }
+      // Another vertex's cone: a step down goes on from there; a step up (halved below) keeps
+      // the vertex and remembers the one it met.
+      previous = h > h_last + tolerance ? on_mesh : vertex;
+    }
+    if (h > h_last + tolerance) {
+      // The step overshot: halve it from the last point.
+      step = step * 0.5;
+      n = n_last + step;
+      n = n * (1 / std::sqrt(Dot(n, n)));
+      continue;
+    }
+    if (!edge) {
+      vertex = on_mesh;
+      have_vertex = true;
+    }
+    const double g1 = Dot(t1, s), g2 = edge ? 0.0 : Dot(t2, s);
+    if (g1 * g1 + g2 * g2 <= tolerance * tolerance) {
+      Vec3 on_a = sa, on_b = sb;
+      if (edge) {
+        // On the edge only if the smooth geom's deepest point is over it; the mesh's witness is
+        // the edge point beside that point.
+        const double along = Dot(curved.point - end1, axis);
+        const double extent = Dot(end2 - end1, axis);
+        if (!(along >= 0 && along <= extent)) {
+          // Past an end: go on from that end's vertex, n turned off the edge's plane just enough
+          // for the mesh's support to be that vertex.
+          if (!(along == along) || ++switches > kMaxMeshSwitches)
+            return result;
+          const double toward = (along > 0) == mesh_a ? 1e-6 : -1e-6;
+          n = n + axis * toward;
+          n = n * (1 / std::sqrt(Dot(n, n)));
+          vertex = along > 0 ? end2 : end1;
+          previous = along > 0 ? end1 : end2;
+          edge = false;
+          h_last = 1e300;
+          continue;
+        }
+        (mesh_a ? on_a : on_b) = end1 + axis * along;
+      }
+      result.status = h > deep ? SmoothStatus::kUncertified : SmoothStatus::kContact;
+      result.dist = -h;
+      result.normal = n;
+      result.on_a = on_a;
+      result.on_b = on_b;
+      return result;
+    }
+    // Newton's step with the smooth geom's curvature (the mesh's is 0).
+    double j11, j12, j22;
+    smooth::Curvature(smooth_geom, curved, t1, t2, &j11, &j12, &j22);
+    double d1, d2 = 0;
+    if (edge) {
+      const double floor = 1e-3 * std::fabs(j11) + 1e-300;
+      double h11 = j11 - h;
+      h11 = h11 < floor ? floor : h11;
+      d1 = -g1 / h11;
+    } else {
+      double h11 = j11 - h, h12 = j12, h22 = j22 - h;
+      const double mean = 0.5 * (h11 + h22);
+      const double spread = std::sqrt(0.25 * (h11 - h22) * (h11 - h22) + h12 * h12);
+      const double lowest = mean - spread, floor = 1e-3 * (std::fabs(mean) + spread) + 1e-300;
+      if (lowest < floor) {
+        h11 += floor - lowest;
+        h22 += floor - lowest;
+      }
+      const double inv_det = 1 / (h11 * h22 - h12 * h12);
+      d1 = -(h22 * g1 - h12 * g2) * inv_det;
+      d2 = -(h11 * g2 - h12 * g1) * inv_det;
+    }
+    const double turn = std::sqrt(d1 * d1 + d2 * d2);
+    if (turn > 0.5) {
+      d1 *= 0.5 / turn;
+      d2 *= 0.5 / turn;
+    }
+    h_last = h;
+    n_last = n;
+    step = t1 * d1 + t2 * d2;
+    n = n + step;
+    n = n * (1 / std::sqrt(Dot(n, n)));
+  }
+  return result;
+}
+
+}  // namespace mjportal::collision
