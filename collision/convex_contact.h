@@ -10,9 +10,11 @@
 //      ends the call, and a shallow contact whose other geom's deepest point lies over that face
 //      is that face's, exactly. Counted as `face`.
 //      Sphere–ellipsoid and ellipsoid–ellipsoid, sphere or ellipsoid against a box (a corner,
-//      edge or face contact; started where the box's least point predicts), and ellipsoid–capsule
-//      (the capsule's axis as a box's edge, its end caps as corners): Newton's method on
-//      the direction sphere (smooth_contact.h), exact to second order. Its minimum answers when
+//      edge or face contact; started where the box's least point predicts), ellipsoid–capsule
+//      and ellipsoid–cylinder (the axis as a box's edge, its ends as corners, swept by a sphere or
+//      a disk), and ellipsoid–mesh (SmoothMeshDistance: hull vertices, edges and faces): Newton's
+//      method on the direction sphere (smooth_contact.h), exact to second order. Its minimum
+//      answers when
 //      certified global (no deeper than the geoms' least curvature radii together); a deeper
 //      one (`uncertified`) goes on to the steps below and stands if they answer deeper;
 //      non-convergence and features Newton does not follow go on.
@@ -609,11 +611,11 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
     }
   }
   const bool smooth_a = IsSmoothConvex(a.type), smooth_b = IsSmoothConvex(b.type);
-  // Capsules only against ellipsoids: against a sphere the cores' GJK (a point and a segment)
-  // is exact in a few steps.
+  // Capsules and cylinders only against ellipsoids: against a sphere the cores' GJK (a point and
+  // a segment) is exact in a few steps, and sphere–cylinder is analytic.
   const bool ellipsoid_capsule =
-      (a.type == ShapeType::kEllipsoid && b.type == ShapeType::kCapsule) ||
-      (a.type == ShapeType::kCapsule && b.type == ShapeType::kEllipsoid);
+      (a.type == ShapeType::kEllipsoid && smooth::SweptSegment(b.type)) ||
+      (smooth::SweptSegment(a.type) && b.type == ShapeType::kEllipsoid);
   const bool ellipsoid_mesh = (a.type == ShapeType::kEllipsoid && b.type == ShapeType::kMesh) ||
                               (a.type == ShapeType::kMesh && b.type == ShapeType::kEllipsoid);
   const bool newton = (smooth_a && smooth_b) || (smooth_a && b.type == ShapeType::kBox) ||

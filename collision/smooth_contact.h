@@ -71,7 +71,10 @@ MJP_HD inline double CertifiedDepth(const ConvexGeom& a, const ConvexGeom& b) {
 // them (FaceOptimum). Anything else, or more than kMaxCornerSwitches feature changes, hands over.
 // A capsule is such a box of half-extents (0, 0, h) (its axis segment: two corners, one edge)
 // swept by a sphere of its radius r: its support is the segment's end plus r d, curved like the
-// sphere's (J = r I), and its side contact is the segment's edge mode.
+// sphere's (J = r I), and its side contact is the segment's edge mode. A cylinder is the segment
+// swept by a disk of radius r, the ellipsoid of semi-axes (r, r, 0): a rim point, curved along
+// the rim only, and its side line in edge mode; along its axis (a cap face, FaceFirst's) the
+// disk's support is not a point and Newton hands over.
 constexpr int kMaxCornerSwitches = 4;
 // Steps shortened (to a quarter, from the last iterate) when one flips the corner along two axes
 // at once, or along a second axis on an edge, before handing over (measured on the bench's
@@ -104,18 +107,26 @@ struct CurvedSupport {
   int corner;
   Vec3 uh;
   double inv_length;
+  bool flat = false;  // a cylinder's support along its axis: a whole cap, no point
 };
 
-// Geoms whose support Newton tracks by corner: boxes and capsules (see kMaxCornerSwitches).
+// Geoms whose support Newton tracks by corner: boxes, capsules and cylinders (see
+// kMaxCornerSwitches).
 MJP_HD inline bool HasCorners(ShapeType type) {
-  return type == ShapeType::kBox || type == ShapeType::kCapsule;
+  return type == ShapeType::kBox || type == ShapeType::kCapsule || type == ShapeType::kCylinder;
 }
 
-// Half-extent k of a geom with corners: a box's size, a capsule's (0, 0, half-length).
+// Half-extent k of a geom with corners: a box's size; a capsule's or a cylinder's axis segment,
+// (0, 0, half-length).
 MJP_HD inline double HalfExtent(const ConvexGeom& g, int k) {
-  if (g.type == ShapeType::kCapsule)
+  if (g.type == ShapeType::kCapsule || g.type == ShapeType::kCylinder)
     return k == 2 ? g.view.size[1] : 0.0;
   return g.view.size[k];
+}
+
+// A segment-swept geom (capsule, cylinder): its edge line is its axis.
+MJP_HD inline bool SweptSegment(ShapeType type) {
+  return type == ShapeType::kCapsule || type == ShapeType::kCylinder;
 }
 
 MJP_HD MJP_INLINE CurvedSupport Support(const ConvexGeom& g, const Vec3& d) {
@@ -135,6 +146,27 @@ MJP_HD MJP_INLINE CurvedSupport Support(const ConvexGeom& g, const Vec3& d) {
     return out;
   }
   const Vec3 dl = RotateT(g.view.mat, d);
+  if (g.type == ShapeType::kCylinder) {
+    // The end cap facing d (corner bit 2) and on its rim the disk's support: the ellipsoid's
+    // formula with semi-axes (r, r, 0).
+    const bool up = dl.z >= 0;
+    out.corner = up ? 4 : 0;
+    const Vec3 u = {size[0] * dl.x, size[0] * dl.y, 0};
+    const double length = std::sqrt(Dot(u, u));
+    if (!(length > 1e-9 * size[0])) {
+      out.flat = true;
+      out.uh = {0, 0, 0};
+      out.inv_length = 0;
+      out.point = Load3(g.view.pos) + Column(g.view.mat, 2) * (up ? size[1] : -size[1]);
+      return out;
+    }
+    out.inv_length = 1 / length;
+    out.uh = u * out.inv_length;
+    out.point =
+        Rotate(g.view.mat, {size[0] * out.uh.x, size[0] * out.uh.y, up ? size[1] : -size[1]}) +
+        Load3(g.view.pos);
+    return out;
+  }
   if (g.type == ShapeType::kBox) {
     // A corner: flat around it (J = 0) within its normal cone.
     const Vec3 local = {dl.x >= 0 ? size[0] : -size[0], dl.y >= 0 ? size[1] : -size[1],
@@ -153,7 +185,8 @@ MJP_HD MJP_INLINE CurvedSupport Support(const ConvexGeom& g, const Vec3& d) {
 
 // The support's curvature form t_i · J t_j in the tangent frame (t1, t2) (unit, orthogonal):
 // r δ_ij for a sphere or a capsule, 0 for a box corner, for an ellipsoid with a_i = E Rᵀ t_i
-// (a_i · a_j − (û · a_i)(û · a_j)) / |u|. Only needed for a Newton step, so computed apart.
+// (a_i · a_j − (û · a_i)(û · a_j)) / |u| (a cylinder's rim: E = diag(r, r, 0)). Only needed for
+// a Newton step, so computed apart.
 MJP_HD inline void Curvature(const ConvexGeom& g, const CurvedSupport& sp, const Vec3& t1,
                              const Vec3& t2, double* j11, double* j12, double* j22) {
   const double* size = g.view.size;
@@ -168,8 +201,10 @@ MJP_HD inline void Curvature(const ConvexGeom& g, const CurvedSupport& sp, const
     return;
   }
   const Vec3 l1 = RotateT(g.view.mat, t1), l2 = RotateT(g.view.mat, t2);
-  const Vec3 a1 = {size[0] * l1.x, size[1] * l1.y, size[2] * l1.z};
-  const Vec3 a2 = {size[0] * l2.x, size[1] * l2.y, size[2] * l2.z};
+  const bool rim = g.type == ShapeType::kCylinder;
+  const double e[3] = {size[0], rim ? size[0] : size[1], rim ? 0.0 : size[2]};
+  const Vec3 a1 = {e[0] * l1.x, e[1] * l1.y, e[2] * l1.z};
+  const Vec3 a2 = {e[0] * l2.x, e[1] * l2.y, e[2] * l2.z};
   const double p1 = Dot(sp.uh, a1), p2 = Dot(sp.uh, a2);
   *j11 = (Dot(a1, a1) - p1 * p1) * sp.inv_length;
   *j12 = (Dot(a1, a2) - p1 * p2) * sp.inv_length;
@@ -376,6 +411,8 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
     }
     smooth::CurvedSupport sa_n = smooth::Support(a, n);
     smooth::CurvedSupport sb_n = smooth::Support(b, -n);
+    if (sa_n.flat || sb_n.flat)
+      return result;  // along a cylinder's axis: its cap face (FaceFirst's), not Newton's
     if (edge >= 0) {
       // The edge's midpoint (the corner moved back along the axis to the box's mid-plane), and
       // the corner bits that still matter.
@@ -420,9 +457,9 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
         edge = flipped == 1 ? 0 : (flipped == 2 ? 1 : 2);
         corner = now & ~flipped;
         h_last = 1e300;
-        // (A capsule's edge line is its axis; its support point lies r off it.)
+        // (A capsule's or a cylinder's edge line is its axis; its support point lies r off it.)
         const Vec3 on_line =
-            box->type == ShapeType::kCapsule ? Load3(box->view.pos) : (box_a ? sa_n : sb_n).point;
+            smooth::SweptSegment(box->type) ? Load3(box->view.pos) : (box_a ? sa_n : sb_n).point;
         smooth::EdgeStart(box_a ? b : a, on_line, Column(box->view.mat, edge), !box_a, &n);
         continue;  // restart this iterate on the edge
       }
