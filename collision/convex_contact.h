@@ -627,11 +627,15 @@ MJP_HD inline bool Solve(const ConvexGeom& a, const ConvexGeom& b, const ConvexS
   const SmoothResult r = ellipsoid_mesh
                              ? SmoothMeshDistance(a, b, s.max_iterations, s.tolerance, margin)
                              : SmoothDistance(a, b, s.max_iterations, s.tolerance, margin);
-  if (r.status == SmoothStatus::kBeyond)
+  // Apart beyond the margin: Newton's normal separates (the overlap along it is below −margin),
+  // the caller's hint for the next call as MPR's missing query is.
+  if (r.status == SmoothStatus::kBeyond ||
+      (r.status == SmoothStatus::kContact && r.dist > margin)) {
+    if (separating != nullptr)
+      *separating = r.normal;
     return false;
+  }
   if (r.status == SmoothStatus::kContact) {
-    if (r.dist > margin)
-      return false;
     *hit = {r.dist, r.normal, r.on_a, r.on_b};
     return true;
   }

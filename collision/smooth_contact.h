@@ -85,7 +85,7 @@ constexpr int kMaxFlipBacktracks = 3;
 
 enum class SmoothStatus {
   kContact,      // converged within the margin: dist, normal and witness points hold
-  kBeyond,       // proven farther apart than the margin
+  kBeyond,       // proven farther apart than the margin (normal: the axis that proves it)
   kUncertified,  // converged to a local minimum deeper than CertifiedDepth (fields hold it)
   kHandOff,      // no answer (not converged within the iteration cap, a face or far feature)
 };
@@ -467,6 +467,7 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
     }
     if (h < -margin) {
       result.status = SmoothStatus::kBeyond;
+      result.normal = n;  // a separating axis: the overlap along it is h < −margin
       return result;
     }
     if (h > h_last + tolerance) {

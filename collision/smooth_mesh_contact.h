@@ -171,6 +171,7 @@ MJP_HD inline SmoothResult SmoothMeshDistance(const ConvexGeom& a, const ConvexG
     const double h = Dot(n, s);
     if (h < -margin) {
       result.status = SmoothStatus::kBeyond;
+      result.normal = n;  // a separating axis: the overlap along it is h < −margin
       return result;
     }
     if (!edge && have_vertex && !smooth_mesh::Same(on_mesh, vertex)) {
