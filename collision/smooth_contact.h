@@ -1,7 +1,8 @@
 // Signed distance of two smooth, strictly convex geoms (spheres and ellipsoids) by Newton's method
 // on the sphere of directions: fast mode's solver for sphere–ellipsoid and ellipsoid–ellipsoid,
-// and for a sphere or ellipsoid against a box corner (see kMaxCornerSwitches) or a capsule (its
-// axis segment a box's edge of zero width, swept by a sphere of its radius).
+// for a sphere or ellipsoid against a box corner (see kMaxCornerSwitches), and for an ellipsoid
+// against a capsule or a cylinder (the axis segment a box's edge of zero width, swept by a sphere
+// or a disk). Ellipsoid–mesh: smooth_mesh_contact.h, on these pieces.
 //
 // With M = A − B and its support function h(n) = n · S_M(n), S_M(n) = S_A(n) − S_B(−n), the
 // minimum of h over unit n is the penetration depth when M holds the origin and minus the
@@ -209,6 +210,38 @@ MJP_HD inline void Curvature(const ConvexGeom& g, const CurvedSupport& sp, const
   *j11 = (Dot(a1, a1) - p1 * p1) * sp.inv_length;
   *j12 = (Dot(a1, a2) - p1 * p2) * sp.inv_length;
   *j22 = (Dot(a2, a2) - p2 * p2) * sp.inv_length;
+}
+
+// Newton's step (d1, d2) in the tangent frame (t1, t2) for gradient (g1, g2), the supports'
+// curvature form j (both geoms' together) and h = h(n): H = J − h I, regularized to positive
+// definite (its least eigenvalue raised to 1e-3 of its scale); in edge mode one dimension along
+// t1 (d2 = 0). At most half a radian.
+MJP_HD inline void NewtonStep(double g1, double g2, double j11, double j12, double j22, double h,
+                              bool edge, double* d1, double* d2) {
+  *d2 = 0;
+  if (edge) {
+    const double floor = 1e-3 * std::fabs(j11) + 1e-300;
+    double h11 = j11 - h;
+    h11 = h11 < floor ? floor : h11;
+    *d1 = -g1 / h11;
+  } else {
+    double h11 = j11 - h, h12 = j12, h22 = j22 - h;
+    const double mean = 0.5 * (h11 + h22);
+    const double spread = std::sqrt(0.25 * (h11 - h22) * (h11 - h22) + h12 * h12);
+    const double lowest = mean - spread, floor = 1e-3 * (std::fabs(mean) + spread) + 1e-300;
+    if (lowest < floor) {
+      h11 += floor - lowest;
+      h22 += floor - lowest;
+    }
+    const double inv_det = 1 / (h11 * h22 - h12 * h12);
+    *d1 = -(h22 * g1 - h12 * g2) * inv_det;
+    *d2 = -(h11 * g2 - h12 * g1) * inv_det;
+  }
+  const double turn = std::sqrt(*d1 * *d1 + *d2 * *d2);
+  if (turn > 0.5) {
+    *d1 *= 0.5 / turn;
+    *d2 *= 0.5 / turn;
+  }
 }
 
 // Adds g's shape matrix R diag(e²) Rᵀ to the symmetric q = (xx, xy, xz, yy, yz, zz): e the
@@ -512,33 +545,8 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
     double ja11, ja12, ja22, jb11, jb12, jb22;
     smooth::Curvature(a, sa_n, t1, t2, &ja11, &ja12, &ja22);
     smooth::Curvature(b, sb_n, t1, t2, &jb11, &jb12, &jb22);
-    double d1, d2 = 0;
-    if (edge >= 0) {
-      // One dimension: Newton along t1 with the smooth side's curvature.
-      const double floor = 1e-3 * std::fabs(ja11 + jb11) + 1e-300;
-      double h11 = ja11 + jb11 - h;
-      h11 = h11 < floor ? floor : h11;
-      d1 = -g1 / h11;
-    } else {
-      // Newton's step in the tangent plane, H regularized to positive definite.
-      double h11 = ja11 + jb11 - h, h12 = ja12 + jb12, h22 = ja22 + jb22 - h;
-      const double mean = 0.5 * (h11 + h22);
-      const double spread = std::sqrt(0.25 * (h11 - h22) * (h11 - h22) + h12 * h12);
-      const double lowest = mean - spread, floor = 1e-3 * (std::fabs(mean) + spread) + 1e-300;
-      if (lowest < floor) {
-        h11 += floor - lowest;
-        h22 += floor - lowest;
-      }
-      const double inv_det = 1 / (h11 * h22 - h12 * h12);
-      d1 = -(h22 * g1 - h12 * g2) * inv_det;
-      d2 = -(h11 * g2 - h12 * g1) * inv_det;
-    }
-    // At most half a radian per step.
-    const double turn = std::sqrt(d1 * d1 + d2 * d2);
-    if (turn > 0.5) {
-      d1 *= 0.5 / turn;
-      d2 *= 0.5 / turn;
-    }
+    double d1, d2;
+    smooth::NewtonStep(g1, g2, ja11 + jb11, ja12 + jb12, ja22 + jb22, h, edge >= 0, &d1, &d2);
     h_last = h;
     n_last = n;
     step = t1 * d1 + t2 * d2;

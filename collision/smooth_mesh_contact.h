@@ -238,30 +238,8 @@ MJP_HD inline SmoothResult SmoothMeshDistance(const ConvexGeom& a, const ConvexG
     // Newton's step with the smooth geom's curvature (the mesh's is 0).
     double j11, j12, j22;
     smooth::Curvature(smooth_geom, curved, t1, t2, &j11, &j12, &j22);
-    double d1, d2 = 0;
-    if (edge) {
-      const double floor = 1e-3 * std::fabs(j11) + 1e-300;
-      double h11 = j11 - h;
-      h11 = h11 < floor ? floor : h11;
-      d1 = -g1 / h11;
-    } else {
-      double h11 = j11 - h, h12 = j12, h22 = j22 - h;
-      const double mean = 0.5 * (h11 + h22);
-      const double spread = std::sqrt(0.25 * (h11 - h22) * (h11 - h22) + h12 * h12);
-      const double lowest = mean - spread, floor = 1e-3 * (std::fabs(mean) + spread) + 1e-300;
-      if (lowest < floor) {
-        h11 += floor - lowest;
-        h22 += floor - lowest;
-      }
-      const double inv_det = 1 / (h11 * h22 - h12 * h12);
-      d1 = -(h22 * g1 - h12 * g2) * inv_det;
-      d2 = -(h11 * g2 - h12 * g1) * inv_det;
-    }
-    const double turn = std::sqrt(d1 * d1 + d2 * d2);
-    if (turn > 0.5) {
-      d1 *= 0.5 / turn;
-      d2 *= 0.5 / turn;
-    }
+    double d1, d2;
+    smooth::NewtonStep(g1, g2, j11, j12, j22, h, edge, &d1, &d2);
     h_last = h;
     n_last = n;
     step = t1 * d1 + t2 * d2;
