@@ -267,10 +267,9 @@ MJP_HD inline void AddShapeMatrix(const ConvexGeom& g, double q[6]) {
 // ellipsoid's shape is the p = 1 member of the usual outer approximations of A ⊕ B, (1 + 1/p) Q_A
 // + (1 + p) Q_B, up to scale (which leaves the normal alone); for two spheres n = c, the exact
 // answer. On the bench's resting ellipsoid pairs it halves Newton's iterations (3.35 -> 1.81).
-MJP_HD inline Vec3 StartDirection(const ConvexGeom& a, const ConvexGeom& b, const Vec3& c) {
-  double q[6] = {0, 0, 0, 0, 0, 0};
-  AddShapeMatrix(a, q);
-  AddShapeMatrix(b, q);
+// The normal where unit line c leaves the ellipsoid of shape matrix q (symmetric, (xx, xy, xz,
+// yy, yz, zz)): n ∝ q⁻¹ c = adj(q) c / det q; c itself when q is degenerate (flat).
+MJP_HD inline Vec3 ShapeNormal(const double q[6], const Vec3& c) {
   const double a00 = q[3] * q[5] - q[4] * q[4], a01 = q[2] * q[4] - q[1] * q[5],
                a02 = q[1] * q[4] - q[2] * q[3], a11 = q[0] * q[5] - q[2] * q[2],
                a12 = q[1] * q[2] - q[0] * q[4], a22 = q[0] * q[3] - q[1] * q[1];
@@ -278,6 +277,53 @@ MJP_HD inline Vec3 StartDirection(const ConvexGeom& a, const ConvexGeom& b, cons
                   a02 * c.x + a12 * c.y + a22 * c.z};
   const double length = std::sqrt(Dot(n, n));
   return length > 0 ? n * (1 / length) : c;  // a degenerate (flat) Q keeps the centre line
+}
+
+MJP_HD inline Vec3 StartDirection(const ConvexGeom& a, const ConvexGeom& b, const Vec3& c) {
+  double q[6] = {0, 0, 0, 0, 0, 0};
+  AddShapeMatrix(a, q);
+  AddShapeMatrix(b, q);
+  return ShapeNormal(q, c);
+}
+
+// The iterate's tangent frame (t1, t2) at n; in edge mode n is first turned into the plane
+// perpendicular to the edge's unit axis, and t1 runs along the edge's arc (axis × n).
+MJP_HD inline void IterateFrame(bool edge, const Vec3& axis, Vec3* n, Vec3* t1, Vec3* t2) {
+  if (edge) {
+    *n = *n - axis * Dot(*n, axis);
+    *n = *n * (1 / std::sqrt(Dot(*n, *n)));
+    *t1 = Cross(axis, *n);
+    *t1 = *t1 * (1 / std::sqrt(Dot(*t1, *t1)));
+    *t2 = Cross(*n, *t1);
+  } else {
+    TangentFrame(*n, t1, t2);
+  }
+}
+
+// Back along the last step: the step scaled by `factor` from the last iterate, normalized.
+MJP_HD inline void Retreat(const Vec3& n_last, double factor, Vec3* step, Vec3* n) {
+  *step = *step * factor;
+  *n = n_last + *step;
+  *n = *n * (1 / std::sqrt(Dot(*n, *n)));
+}
+
+// Newton's step taken: n moved by `by` (in its tangent plane) and normalized; *step keeps it
+// for Retreat.
+MJP_HD inline void Advance(const Vec3& by, Vec3* step, Vec3* n) {
+  *step = by;
+  *n = *n + by;
+  *n = *n * (1 / std::sqrt(Dot(*n, *n)));
+}
+
+// A converged iterate: the contact (or, deeper than `deep`, an uncertified local minimum) at
+// depth h along n with the witness points.
+MJP_HD inline void Converged(double h, double deep, const Vec3& n, const Vec3& on_a,
+                             const Vec3& on_b, SmoothResult* result) {
+  result->status = h > deep ? SmoothStatus::kUncertified : SmoothStatus::kContact;
+  result->dist = -h;
+  result->normal = n;
+  result->on_a = on_a;
+  result->on_b = on_b;
 }
 
 // 1/e per axis of a smooth geom (its semi-axes; a sphere's radius three times): E⁻¹ in its
@@ -306,6 +352,17 @@ MJP_HD inline void EdgeStart(const ConvexGeom& g, const Vec3& on_line, const Vec
     *n = grad * ((g_is_a ? 1 : -1) / length);
 }
 
+// A face's contact: unit axis from A to B, the other geom's deepest point q towards the face,
+// overlap h along the axis; the witness on the face is q moved across by h.
+MJP_HD inline void FaceResult(const Vec3& axis, const Vec3& q, double h, bool face_a,
+                              SmoothResult* result) {
+  result->status = SmoothStatus::kContact;
+  result->dist = -h;
+  result->normal = axis;
+  result->on_a = face_a ? q + axis * h : q;
+  result->on_b = face_a ? q : q - axis * h;
+}
+
 // The contact of the box's face across axis k (oriented like n, from A to B) when it is a local
 // minimum of h no higher than `reached`: the smooth geom's deepest point towards the face lies
 // over the face, so every turn of n away from the face normal raises h (the box's support there
@@ -328,11 +385,7 @@ MJP_HD inline bool FaceOptimum(const ConvexGeom& a, const ConvexGeom& b, const C
     if (j != k && !(std::fabs(c[j]) <= box.view.size[j]))
       return false;
   }
-  result->status = SmoothStatus::kContact;
-  result->dist = -h;
-  result->normal = axis;
-  result->on_a = box_a ? q + axis * h : q;
-  result->on_b = box_a ? q : q - axis * h;
+  FaceResult(axis, q, h, box_a, result);
   return true;
 }
 
@@ -431,17 +484,8 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
   int corner = -2, switches = 0, backtracks = 0;
   for (result.iterations = 0; result.iterations < max_iterations; ++result.iterations) {
     Vec3 t1, t2;
-    Vec3 axis = {0, 0, 0};
-    if (edge >= 0) {
-      axis = Column(box->view.mat, edge);
-      n = n - axis * Dot(n, axis);
-      n = n * (1 / std::sqrt(Dot(n, n)));
-      t1 = Cross(axis, n);
-      t1 = t1 * (1 / std::sqrt(Dot(t1, t1)));
-      t2 = Cross(n, t1);
-    } else {
-      TangentFrame(n, &t1, &t2);
-    }
+    const Vec3 axis = edge >= 0 ? Column(box->view.mat, edge) : Vec3{0, 0, 0};
+    smooth::IterateFrame(edge >= 0, axis, &n, &t1, &t2);
     smooth::CurvedSupport sa_n = smooth::Support(a, n);
     smooth::CurvedSupport sb_n = smooth::Support(b, -n);
     if (sa_n.flat || sb_n.flat)
@@ -468,9 +512,7 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
         // taking it for a face optimum.
         if ((edge >= 0 || !single) && h_last < 1e300 && backtracks < kMaxFlipBacktracks) {
           ++backtracks;
-          step = step * 0.25;
-          n = n_last + step;
-          n = n * (1 / std::sqrt(Dot(n, n)));
+          smooth::Retreat(n_last, 0.25, &step, &n);
           continue;
         }
         if (edge >= 0 || !single) {
@@ -504,10 +546,7 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
       return result;
     }
     if (h > h_last + tolerance) {
-      // The step overshot: halve it from the last point.
-      step = step * 0.5;
-      n = n_last + step;
-      n = n * (1 / std::sqrt(Dot(n, n)));
+      smooth::Retreat(n_last, 0.5, &step, &n);  // the step overshot: halve it
       continue;
     }
     const double g1 = Dot(t1, s), g2 = edge >= 0 ? 0.0 : Dot(t2, s);
@@ -533,11 +572,7 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
         }
         (box_a ? on_a : on_b) = (box_a ? on_a : on_b) + axis * along;
       }
-      result.status = h > deep ? SmoothStatus::kUncertified : SmoothStatus::kContact;
-      result.dist = -h;
-      result.normal = n;
-      result.on_a = on_a;
-      result.on_b = on_b;
+      smooth::Converged(h, deep, n, on_a, on_b, &result);
       return result;
     }
     // The curvature of both supports (B's along −n: its frame (t1, t2) serves as well, the
@@ -549,9 +584,7 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
     smooth::NewtonStep(g1, g2, ja11 + jb11, ja12 + jb12, ja22 + jb22, h, edge >= 0, &d1, &d2);
     h_last = h;
     n_last = n;
-    step = t1 * d1 + t2 * d2;
-    n = n + step;
-    n = n * (1 / std::sqrt(Dot(n, n)));
+    smooth::Advance(t1 * d1 + t2 * d2, &step, &n);
   }
   return result;
 }

@@ -65,20 +65,10 @@ MJP_HD inline bool TriangleOptimum(const ConvexGeom& a, const ConvexGeom& b, boo
   if (!(h <= reached))
     return false;
   // q over the triangle: its projection's barycentric coordinates all >= 0.
-  const Vec3 e1 = p2 - p1, e2 = p3 - p1, r = q - p1;
-  const double d11 = Dot(e1, e1), d12 = Dot(e1, e2), d22 = Dot(e2, e2);
-  const double r1 = Dot(r, e1), r2 = Dot(r, e2);
-  const double det = d11 * d22 - d12 * d12;
-  if (!(det > 0))
+  const Vec3 zero = {0, 0, 0};
+  if (!(WitnessOnTriangle({p1, p1, zero}, {p2, p2, zero}, {p3, p3, zero}, q).weight_min >= 0))
     return false;
-  const double l2 = (d22 * r1 - d12 * r2) / det, l3 = (d11 * r2 - d12 * r1) / det;
-  if (!(l2 >= 0 && l3 >= 0 && l2 + l3 <= 1))
-    return false;
-  result->status = SmoothStatus::kContact;
-  result->dist = -h;
-  result->normal = axis;
-  result->on_a = mesh_a ? q + axis * h : q;
-  result->on_b = mesh_a ? q : q - axis * h;
+  smooth::FaceResult(axis, q, h, mesh_a, result);
   return true;
 }
 
@@ -103,14 +93,7 @@ MJP_HD inline SmoothResult SmoothMeshDistance(const ConvexGeom& a, const ConvexG
   {
     double q[6] = {0, 0, 0, 0, 0, 0};
     smooth::AddShapeMatrix(smooth_geom, q);
-    const Vec3 c = n * (1 / centre);
-    const double a00 = q[3] * q[5] - q[4] * q[4], a01 = q[2] * q[4] - q[1] * q[5],
-                 a02 = q[1] * q[4] - q[2] * q[3], a11 = q[0] * q[5] - q[2] * q[2],
-                 a12 = q[1] * q[2] - q[0] * q[4], a22 = q[0] * q[3] - q[1] * q[1];
-    const Vec3 s = {a00 * c.x + a01 * c.y + a02 * c.z, a01 * c.x + a11 * c.y + a12 * c.z,
-                    a02 * c.x + a12 * c.y + a22 * c.z};
-    const double length = std::sqrt(Dot(s, s));
-    n = length > 0 ? s * (1 / length) : c;
+    n = smooth::ShapeNormal(q, n * (1 / centre));
   }
 
   double h_last = 1e300;
@@ -123,15 +106,7 @@ MJP_HD inline SmoothResult SmoothMeshDistance(const ConvexGeom& a, const ConvexG
   int switches = 0, backtracks = 0;
   for (result.iterations = 0; result.iterations < max_iterations; ++result.iterations) {
     Vec3 t1, t2;
-    if (edge) {
-      n = n - axis * Dot(n, axis);
-      n = n * (1 / std::sqrt(Dot(n, n)));
-      t1 = Cross(axis, n);
-      t1 = t1 * (1 / std::sqrt(Dot(t1, t1)));
-      t2 = Cross(n, t1);
-    } else {
-      TangentFrame(n, &t1, &t2);
-    }
+    smooth::IterateFrame(edge, axis, &n, &t1, &t2);
     const Vec3 on_mesh = SupportPoint(mesh.type, mesh.view, mesh_a ? n : -n);
     const smooth::CurvedSupport curved = smooth::Support(smooth_geom, mesh_a ? -n : n);
     const bool off_edge =
@@ -140,9 +115,7 @@ MJP_HD inline SmoothResult SmoothMeshDistance(const ConvexGeom& a, const ConvexG
       // A third vertex: n crossed near the normal of the face through the edge and it.
       if (h_last < 1e300 && backtracks < kMaxFlipBacktracks) {
         ++backtracks;
-        step = step * 0.25;
-        n = n_last + step;
-        n = n * (1 / std::sqrt(Dot(n, n)));
+        smooth::Retreat(n_last, 0.25, &step, &n);
         continue;
       }
       const Vec3 sa = mesh_a ? on_mesh : curved.point, sb = mesh_a ? curved.point : on_mesh;
@@ -194,10 +167,7 @@ MJP_HD inline SmoothResult SmoothMeshDistance(const ConvexGeom& a, const ConvexG
       previous = h > h_last + tolerance ? on_mesh : vertex;
     }
     if (h > h_last + tolerance) {
-      // The step overshot: halve it from the last point.
-      step = step * 0.5;
-      n = n_last + step;
-      n = n * (1 / std::sqrt(Dot(n, n)));
+      smooth::Retreat(n_last, 0.5, &step, &n);  // the step overshot: halve it
       continue;
     }
     if (!edge) {
@@ -228,11 +198,7 @@ MJP_HD inline SmoothResult SmoothMeshDistance(const ConvexGeom& a, const ConvexG
         }
         (mesh_a ? on_a : on_b) = end1 + axis * along;
       }
-      result.status = h > deep ? SmoothStatus::kUncertified : SmoothStatus::kContact;
-      result.dist = -h;
-      result.normal = n;
-      result.on_a = on_a;
-      result.on_b = on_b;
+      smooth::Converged(h, deep, n, on_a, on_b, &result);
       return result;
     }
     // Newton's step with the smooth geom's curvature (the mesh's is 0).
@@ -242,9 +208,7 @@ MJP_HD inline SmoothResult SmoothMeshDistance(const ConvexGeom& a, const ConvexG
     smooth::NewtonStep(g1, g2, j11, j12, j22, h, edge, &d1, &d2);
     h_last = h;
     n_last = n;
-    step = t1 * d1 + t2 * d2;
-    n = n + step;
-    n = n * (1 / std::sqrt(Dot(n, n)));
+    smooth::Advance(t1 * d1 + t2 * d2, &step, &n);
   }
   return result;
 }
