@@ -34,10 +34,11 @@ MJP_HD inline MinkowskiVertex MinkowskiSupport(const ConvexGeom& a, const Convex
 
 // The witness points of p, a point in the plane of triangle (v1, v2, v3) of M: its barycentric
 // coordinates applied to the geom points the vertices came from. weight_min < 0 when p lies
-// outside the triangle.
+// outside the triangle, beyond the edge opposite vertex `weakest` (0, 1, 2: v1, v2, v3).
 struct TriangleWitness {
   Vec3 on_a, on_b;
   double weight_min;
+  int weakest;
 };
 
 MJP_HD inline TriangleWitness WitnessOnTriangle(const MinkowskiVertex& v1,
@@ -53,8 +54,9 @@ MJP_HD inline TriangleWitness WitnessOnTriangle(const MinkowskiVertex& v1,
     l3 = (d11 * dr2 - d12 * dr1) / det;
   }
   const double l1 = 1 - l2 - l3;
+  const int weakest = l1 < l2 ? (l1 < l3 ? 0 : 2) : (l2 < l3 ? 1 : 2);
   return {v1.a * l1 + v2.a * l2 + v3.a * l3, v1.b * l1 + v2.b * l2 + v3.b * l3,
-          l1 < l2 ? (l1 < l3 ? l1 : l3) : (l2 < l3 ? l2 : l3)};
+          weakest == 0 ? l1 : (weakest == 1 ? l2 : l3), weakest};
 }
 
 // The overlap of A and B along unit direction n (A on the low side, B on the high side):

@@ -809,7 +809,8 @@ TEST(SmoothDistance, SweptSegmentEllipsoidMatchesGjkAndSweep) {
 // a vertex, edge or face of the hull against the smooth surface); overlapping, the depth
 // is the sweep's minimum overlap, refined from Newton's normal, within 1e-9 × the smaller size
 // (every certified contact is the global minimum). Hand-offs (to the general solvers) stay under
-// 4%: 2.7% of these pairs, where Newton's path crosses more than kMaxMeshSwitches vertex cones.
+// 2%: 1.3% of these pairs, where Newton's path crosses more than kMaxMeshSwitches vertex cones
+// (2.7% before a failed face test went on along the triangle's edge the smooth geom lies beyond).
 TEST(SmoothMeshDistance, EllipsoidHullMatchesGjkAndSweep) {
   RandomGeometry s(1019);
   int separated = 0, overlapping = 0, handed = 0, faces = 0;
@@ -870,7 +871,7 @@ TEST(SmoothMeshDistance, EllipsoidHullMatchesGjkAndSweep) {
   EXPECT_GT(separated, cases / 10);
   EXPECT_GT(overlapping, cases / 10);
   EXPECT_GT(faces, cases / 100) << "no face contacts among " << cases;
-  EXPECT_LT(handed, cases / 25) << handed << " of " << cases;
+  EXPECT_LT(handed, cases / 50) << handed << " of " << cases;
 }
 
 // A sphere deep in an ellipsoid with its centre outside: the depth is the radius minus the

@@ -1,12 +1,15 @@
 // MPR against exact references: spheres (depth and normal exact), sphere against box, capsule and
 // cylinder (overlap verdict from the exact point–shape distance; depth never below the true
 // penetration), box against box (verdict and lower bound from a brute-force separating-axis
-// test), and bad input (NaN poses, coincident centres) that must end without a hit or a hang.
+// test), and bad input (NaN poses, coincident centres) that must end without a hit or a hang;
+// the triangle witness MPR and EPA report from against the barycentric weights it was built from.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
+#include <string>
 
 #include "collision/mpr.h"
 #include "tests/collision/random_geometry.h"
@@ -176,6 +179,53 @@ TEST(Mpr, BadInputEndsWithoutAHit) {
                      kIterations, kTolerance);
   EXPECT_TRUE(r.hit);
   EXPECT_NEAR(r.depth, 0.4, 1e-9);
+}
+
+// A point of a random triangle's plane with known barycentric weights (one of them negative
+// in most cases): the witness reproduces the weights' combinations of the geom points, its least
+// weight, and which vertex has it (the edge opposite that vertex is the one the point lies beyond).
+TEST(TriangleWitness, NamesTheLeastWeightAndItsVertex) {
+  RandomGeometry s(1101);
+  int outside = 0;
+  for (long c = 0; c < Cases(); ++c) {
+    MinkowskiVertex v[3];
+    for (MinkowskiVertex& x : v) {
+      x.a = s.Point(1);
+      x.b = s.Point(1);
+      x.v = x.a - x.b;
+    }
+    const Vec3 e1 = v[1].v - v[0].v, e2 = v[2].v - v[0].v, normal = Cross(e1, e2);
+    const double area2 = Dot(normal, normal);
+    if (!(area2 > 1e-4 * Dot(e1, e1) * Dot(e2, e2)))
+      continue;  // slivers: weights ill-conditioned
+    const double l2 = s.Uniform(-0.5, 1.2), l3 = s.Uniform(-0.5, 1.2), l1 = 1 - l2 - l3;
+    const double w[3] = {l1, l2, l3};
+    const int least = l1 < l2 ? (l1 < l3 ? 0 : 2) : (l2 < l3 ? 1 : 2);
+    // Off the plane along its normal: the projection is what the weights describe.
+    const Vec3 p = v[0].v * l1 + v[1].v * l2 + v[2].v * l3 + normal * s.Uniform(-1, 1);
+    const TriangleWitness t = WitnessOnTriangle(v[0], v[1], v[2], p);
+    const auto repro = [&] {
+      char buffer[200];
+      std::snprintf(buffer, sizeof buffer, " case %ld weights %.17g %.17g %.17g", c, l1, l2, l3);
+      return std::string(buffer);
+    };
+    ASSERT_NEAR(t.weight_min, w[least], 1e-9) << repro();
+    const bool tie = std::fabs(w[least] - w[(least + 1) % 3]) < 1e-9 ||
+                     std::fabs(w[least] - w[(least + 2) % 3]) < 1e-9;
+    if (!tie) {
+      ASSERT_EQ(t.weakest, least) << repro();
+    }
+    const Vec3 on_a = v[0].a * l1 + v[1].a * l2 + v[2].a * l3;
+    const Vec3 on_b = v[0].b * l1 + v[1].b * l2 + v[2].b * l3;
+    ASSERT_NEAR(t.on_a.x, on_a.x, 1e-8) << repro();
+    ASSERT_NEAR(t.on_a.y, on_a.y, 1e-8) << repro();
+    ASSERT_NEAR(t.on_a.z, on_a.z, 1e-8) << repro();
+    ASSERT_NEAR(t.on_b.x, on_b.x, 1e-8) << repro();
+    ASSERT_NEAR(t.on_b.y, on_b.y, 1e-8) << repro();
+    ASSERT_NEAR(t.on_b.z, on_b.z, 1e-8) << repro();
+    outside += w[least] < 0;
+  }
+  EXPECT_GT(outside, Cases() / 4);
 }
 
 }  // namespace
