@@ -130,6 +130,15 @@ MJP_HD inline bool SweptSegment(ShapeType type) {
   return type == ShapeType::kCapsule || type == ShapeType::kCylinder;
 }
 
+// An ellipsoid's support in its own frame along unit direction dl (semi-axes e): E û with
+// u = E dl; *out receives û and 1/|u| for Curvature.
+MJP_HD MJP_INLINE Vec3 EllipsoidFrameSupport(const double* e, const Vec3& dl, CurvedSupport* out) {
+  const Vec3 u = {e[0] * dl.x, e[1] * dl.y, e[2] * dl.z};
+  out->inv_length = 1 / std::sqrt(Dot(u, u));
+  out->uh = u * out->inv_length;
+  return {e[0] * out->uh.x, e[1] * out->uh.y, e[2] * out->uh.z};
+}
+
 MJP_HD MJP_INLINE CurvedSupport Support(const ConvexGeom& g, const Vec3& d) {
   const double* size = g.view.size;
   CurvedSupport out;
@@ -176,11 +185,17 @@ MJP_HD MJP_INLINE CurvedSupport Support(const ConvexGeom& g, const Vec3& d) {
     out.corner = (dl.x >= 0 ? 1 : 0) | (dl.y >= 0 ? 2 : 0) | (dl.z >= 0 ? 4 : 0);
     return out;
   }
-  const Vec3 u = {size[0] * dl.x, size[1] * dl.y, size[2] * dl.z};
-  out.inv_length = 1 / std::sqrt(Dot(u, u));
-  out.uh = u * out.inv_length;
-  out.point = Rotate(g.view.mat, {size[0] * out.uh.x, size[1] * out.uh.y, size[2] * out.uh.z}) +
-              Load3(g.view.pos);
+  out.point = Rotate(g.view.mat, EllipsoidFrameSupport(size, dl, &out)) + Load3(g.view.pos);
+  return out;
+}
+
+// The support of a sphere or an ellipsoid along unit direction d, both in its own frame (its
+// centre the origin, its axes the frame's): Support without the rotations, the same bits.
+MJP_HD MJP_INLINE CurvedSupport FrameSupport(const ConvexGeom& g, const Vec3& d) {
+  CurvedSupport out;
+  out.corner = -1;
+  out.point = g.type == ShapeType::kSphere ? d * g.view.size[0]
+                                           : EllipsoidFrameSupport(g.view.size, d, &out);
   return out;
 }
 
@@ -188,6 +203,19 @@ MJP_HD MJP_INLINE CurvedSupport Support(const ConvexGeom& g, const Vec3& d) {
 // r δ_ij for a sphere or a capsule, 0 for a box corner, for an ellipsoid with a_i = E Rᵀ t_i
 // (a_i · a_j − (û · a_i)(û · a_j)) / |u| (a cylinder's rim: E = diag(r, r, 0)). Only needed for
 // a Newton step, so computed apart.
+// The ellipsoid's part of Curvature, the tangent frame (l1, l2) in the ellipsoid's frame and
+// semi-axes e.
+MJP_HD MJP_INLINE void EllipsoidFrameCurvature(const double* e, const CurvedSupport& sp,
+                                               const Vec3& l1, const Vec3& l2, double* j11,
+                                               double* j12, double* j22) {
+  const Vec3 a1 = {e[0] * l1.x, e[1] * l1.y, e[2] * l1.z};
+  const Vec3 a2 = {e[0] * l2.x, e[1] * l2.y, e[2] * l2.z};
+  const double p1 = Dot(sp.uh, a1), p2 = Dot(sp.uh, a2);
+  *j11 = (Dot(a1, a1) - p1 * p1) * sp.inv_length;
+  *j12 = (Dot(a1, a2) - p1 * p2) * sp.inv_length;
+  *j22 = (Dot(a2, a2) - p2 * p2) * sp.inv_length;
+}
+
 MJP_HD inline void Curvature(const ConvexGeom& g, const CurvedSupport& sp, const Vec3& t1,
                              const Vec3& t2, double* j11, double* j12, double* j22) {
   const double* size = g.view.size;
@@ -201,15 +229,21 @@ MJP_HD inline void Curvature(const ConvexGeom& g, const CurvedSupport& sp, const
     *j11 = *j12 = *j22 = 0;
     return;
   }
-  const Vec3 l1 = RotateT(g.view.mat, t1), l2 = RotateT(g.view.mat, t2);
   const bool rim = g.type == ShapeType::kCylinder;
   const double e[3] = {size[0], rim ? size[0] : size[1], rim ? 0.0 : size[2]};
-  const Vec3 a1 = {e[0] * l1.x, e[1] * l1.y, e[2] * l1.z};
-  const Vec3 a2 = {e[0] * l2.x, e[1] * l2.y, e[2] * l2.z};
-  const double p1 = Dot(sp.uh, a1), p2 = Dot(sp.uh, a2);
-  *j11 = (Dot(a1, a1) - p1 * p1) * sp.inv_length;
-  *j12 = (Dot(a1, a2) - p1 * p2) * sp.inv_length;
-  *j22 = (Dot(a2, a2) - p2 * p2) * sp.inv_length;
+  EllipsoidFrameCurvature(e, sp, RotateT(g.view.mat, t1), RotateT(g.view.mat, t2), j11, j12, j22);
+}
+
+// Curvature of a sphere or an ellipsoid with the tangent frame in its own frame (FrameSupport's
+// companion: the same bits as Curvature on a geom at the origin, unrotated).
+MJP_HD inline void FrameCurvature(const ConvexGeom& g, const CurvedSupport& sp, const Vec3& t1,
+                                  const Vec3& t2, double* j11, double* j12, double* j22) {
+  if (g.type == ShapeType::kSphere) {
+    *j11 = *j22 = g.view.size[0];
+    *j12 = 0;
+    return;
+  }
+  EllipsoidFrameCurvature(g.view.size, sp, t1, t2, j11, j12, j22);
 }
 
 // Newton's step (d1, d2) in the tangent frame (t1, t2) for gradient (g1, g2), the supports'
