@@ -492,8 +492,59 @@ MJP_HD inline int BoxStart(const ConvexGeom& g, const ConvexGeom& box, bool g_is
 
 // Signed distance of smooth geoms a and b (spheres, ellipsoids) as in the header; `margin` is the
 // distance beyond which only kBeyond matters.
-MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom& b,
-                                          int max_iterations, double tolerance, double margin) {
+namespace smooth {
+
+// A pair placed in the frame of one of its geoms, g (at the origin, unrotated there): the other
+// geom turned by R_gᵀ R_o and placed at R_gᵀ (p_o − p_g). The views point into this object.
+struct FramedPair {
+  double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, origin[3] = {0, 0, 0};
+  double turn[9], place[3];
+  ConvexGeom g, other;
+
+  MJP_HD FramedPair(const ConvexGeom& g_world, const ConvexGeom& other_world)
+      : g(g_world), other(other_world) {
+    const double* rg = g_world.view.mat;
+    const double* ro = other_world.view.mat;
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j)
+        turn[3 * i + j] = rg[i] * ro[j] + rg[3 + i] * ro[3 + j] + rg[6 + i] * ro[6 + j];
+    }
+    Store3(place, RotateT(rg, Load3(other_world.view.pos) - Load3(g_world.view.pos)));
+    g.view.pos = origin;
+    g.view.mat = identity;
+    other.view.pos = place;
+    other.view.mat = turn;
+  }
+  FramedPair(const FramedPair&) = delete;
+  FramedPair& operator=(const FramedPair&) = delete;
+};
+
+// A result found in g's frame, turned back into the world.
+MJP_HD inline void ResultToWorld(const ConvexGeom& g, SmoothResult* r) {
+  const Vec3 pg = Load3(g.view.pos);
+  r->normal = Rotate(g.view.mat, r->normal);
+  r->on_a = Rotate(g.view.mat, r->on_a) + pg;
+  r->on_b = Rotate(g.view.mat, r->on_b) + pg;
+}
+
+// Newton's support and curvature of geom g, in its own frame when `framed` (a sphere or an
+// ellipsoid placed by FramedPair), else in the world.
+MJP_HD MJP_INLINE CurvedSupport SupportOf(const ConvexGeom& g, bool framed, const Vec3& d) {
+  return framed ? FrameSupport(g, d) : Support(g, d);
+}
+MJP_HD MJP_INLINE void CurvatureOf(const ConvexGeom& g, bool framed, const CurvedSupport& sp,
+                                   const Vec3& t1, const Vec3& t2, double* j11, double* j12,
+                                   double* j22) {
+  if (framed) {
+    FrameCurvature(g, sp, t1, t2, j11, j12, j22);
+  } else {
+    Curvature(g, sp, t1, t2, j11, j12, j22);
+  }
+}
+
+// SmoothDistance's loop; `framed` 1 or 2 when a or b (an ellipsoid) is at the origin, unrotated.
+MJP_HD inline SmoothResult DistanceIn(const ConvexGeom& a, const ConvexGeom& b, int framed,
+                                      int max_iterations, double tolerance, double margin) {
   SmoothResult result;
   const double sa = GeomScale(a), sb = GeomScale(b);
   const double deep = CertifiedDepth(a, b);
@@ -520,8 +571,8 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
     Vec3 t1, t2;
     const Vec3 axis = edge >= 0 ? Column(box->view.mat, edge) : Vec3{0, 0, 0};
     smooth::IterateFrame(edge >= 0, axis, &n, &t1, &t2);
-    smooth::CurvedSupport sa_n = smooth::Support(a, n);
-    smooth::CurvedSupport sb_n = smooth::Support(b, -n);
+    smooth::CurvedSupport sa_n = smooth::SupportOf(a, framed == 1, n);
+    smooth::CurvedSupport sb_n = smooth::SupportOf(b, framed == 2, -n);
     if (sa_n.flat || sb_n.flat)
       return result;  // along a cylinder's axis: its cap face (FaceFirst's), not Newton's
     if (edge >= 0) {
@@ -612,8 +663,8 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
     // The curvature of both supports (B's along −n: its frame (t1, t2) serves as well, the
     // form being even in the tangents).
     double ja11, ja12, ja22, jb11, jb12, jb22;
-    smooth::Curvature(a, sa_n, t1, t2, &ja11, &ja12, &ja22);
-    smooth::Curvature(b, sb_n, t1, t2, &jb11, &jb12, &jb22);
+    smooth::CurvatureOf(a, framed == 1, sa_n, t1, t2, &ja11, &ja12, &ja22);
+    smooth::CurvatureOf(b, framed == 2, sb_n, t1, t2, &jb11, &jb12, &jb22);
     double d1, d2;
     smooth::NewtonStep(g1, g2, ja11 + jb11, ja12 + jb12, ja22 + jb22, h, edge >= 0, &d1, &d2);
     h_last = h;
@@ -621,6 +672,26 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
     smooth::Advance(t1 * d1 + t2 * d2, &step, &n);
   }
   return result;
+}
+
+}  // namespace smooth
+
+// Signed distance of a and b (see the header); `margin` is the distance beyond which only
+// kBeyond matters. With an ellipsoid in the pair, solved in its frame (FramedPair): its support
+// and curvature without rotations, the answer turned back.
+MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom& b,
+                                          int max_iterations, double tolerance, double margin) {
+  const int framed =
+      a.type == ShapeType::kEllipsoid ? 1 : (b.type == ShapeType::kEllipsoid ? 2 : 0);
+  if (framed == 0)
+    return smooth::DistanceIn(a, b, 0, max_iterations, tolerance, margin);
+  const ConvexGeom& g = framed == 1 ? a : b;
+  const smooth::FramedPair pair(g, framed == 1 ? b : a);
+  SmoothResult r =
+      smooth::DistanceIn(framed == 1 ? pair.g : pair.other, framed == 1 ? pair.other : pair.g,
+                         framed, max_iterations, tolerance, margin);
+  smooth::ResultToWorld(g, &r);
+  return r;
 }
 
 }  // namespace mjportal::collision

@@ -246,29 +246,12 @@ MJP_HD inline SmoothResult DistanceInSmoothFrame(const ConvexGeom& a, const Conv
 MJP_HD inline SmoothResult SmoothMeshDistance(const ConvexGeom& a, const ConvexGeom& b,
                                               int max_iterations, double tolerance, double margin) {
   const bool mesh_a = a.type == ShapeType::kMesh;
-  const ConvexGeom& mesh = mesh_a ? a : b;
   const ConvexGeom& smooth_geom = mesh_a ? b : a;
-  const double* rs = smooth_geom.view.mat;
-  const double* rm = mesh.view.mat;
-  const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, origin[3] = {0, 0, 0};
-  double turn[9], place[3];
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j)
-      turn[3 * i + j] = rs[i] * rm[j] + rs[3 + i] * rm[3 + j] + rs[6 + i] * rm[6 + j];
-  }
-  Store3(place, RotateT(rs, Load3(mesh.view.pos) - Load3(smooth_geom.view.pos)));
-  ConvexGeom smooth_local = smooth_geom, mesh_local = mesh;
-  smooth_local.view.pos = origin;
-  smooth_local.view.mat = identity;
-  mesh_local.view.pos = place;
-  mesh_local.view.mat = turn;
-  SmoothResult r = smooth_mesh::DistanceInSmoothFrame(mesh_a ? mesh_local : smooth_local,
-                                                      mesh_a ? smooth_local : mesh_local,
-                                                      max_iterations, tolerance, margin);
-  const Vec3 ps = Load3(smooth_geom.view.pos);
-  r.normal = Rotate(rs, r.normal);
-  r.on_a = Rotate(rs, r.on_a) + ps;
-  r.on_b = Rotate(rs, r.on_b) + ps;
+  const smooth::FramedPair pair(smooth_geom, mesh_a ? a : b);
+  SmoothResult r =
+      smooth_mesh::DistanceInSmoothFrame(mesh_a ? pair.other : pair.g, mesh_a ? pair.g : pair.other,
+                                         max_iterations, tolerance, margin);
+  smooth::ResultToWorld(smooth_geom, &r);
   return r;
 }
 
