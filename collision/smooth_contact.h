@@ -519,6 +519,28 @@ struct FramedPair {
   FramedPair& operator=(const FramedPair&) = delete;
 };
 
+// A minimum deeper than CertifiedDepth is still the global one when the ellipsoid g's witness y
+// (in g's frame) is the nearest point of g's surface to the other geom's witness x = y + h n_in
+// (n_in g's inward normal at y): every point x of the other geom bounds h(n) >= n·x + h_g(−n),
+// whose least value over n is x's depth in g, so the pair's depth is at least x's, which is h
+// when y is x's nearest surface point. It is when y's Lagrange parameter t = −h / |E⁻² y| (from
+// y_i = e_i² x_i / (e_i² + t)) lies above −e_min²: the nearest point is given by the only root of
+// Σ (e_i x_i / (e_i² + t))² = 1 there (D. Eberly, "Distance from a point to an ellipse, an
+// ellipsoid, or a hyperellipsoid", 2013). Upgrades kUncertified to kContact then (t kept 0.1%
+// clear of −e_min²: Newton's stationarity holds to the tolerance).
+MJP_HD inline void CertifyByFoot(const ConvexGeom& g, bool g_is_a, SmoothResult* r) {
+  if (r->status != SmoothStatus::kUncertified || g.type != ShapeType::kEllipsoid)
+    return;
+  const double* e = g.view.size;
+  const Vec3 y = g_is_a ? r->on_a : r->on_b;
+  const Vec3 normal = {y.x / (e[0] * e[0]), y.y / (e[1] * e[1]), y.z / (e[2] * e[2])};
+  double lo = e[0];
+  for (int k = 1; k < 3; ++k)
+    lo = e[k] < lo ? e[k] : lo;
+  if (-r->dist * 1.001 < lo * lo * std::sqrt(Dot(normal, normal)))
+    r->status = SmoothStatus::kContact;
+}
+
 // A result found in g's frame, turned back into the world.
 MJP_HD inline void ResultToWorld(const ConvexGeom& g, SmoothResult* r) {
   const Vec3 pg = Load3(g.view.pos);
@@ -690,6 +712,7 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
   SmoothResult r =
       smooth::DistanceIn(framed == 1 ? pair.g : pair.other, framed == 1 ? pair.other : pair.g,
                          framed, max_iterations, tolerance, margin);
+  smooth::CertifyByFoot(pair.g, framed == 1, &r);
   smooth::ResultToWorld(g, &r);
   return r;
 }

@@ -251,6 +251,7 @@ MJP_HD inline SmoothResult SmoothMeshDistance(const ConvexGeom& a, const ConvexG
   SmoothResult r =
       smooth_mesh::DistanceInSmoothFrame(mesh_a ? pair.other : pair.g, mesh_a ? pair.g : pair.other,
                                          max_iterations, tolerance, margin);
+  smooth::CertifyByFoot(pair.g, !mesh_a, &r);
   smooth::ResultToWorld(smooth_geom, &r);
   return r;
 }

@@ -688,7 +688,7 @@ TEST(SmoothDistance, CertifiedContactsAreGlobalMinima) {
       {ShapeType::kEllipsoid, ShapeType::kCapsule},   {ShapeType::kEllipsoid, ShapeType::kCylinder},
       {ShapeType::kCylinder, ShapeType::kEllipsoid}};
   RandomGeometry s(1017);
-  long contacts = 0, beyond_old_cut = 0, uncertified = 0;
+  long contacts = 0, beyond_old_cut = 0, uncertified = 0, by_foot = 0;
   for (const PairTypes& types : pairs) {
     for (long c = 0; c < Cases() / 40; ++c) {
       OwnedGeom a = RandomPrimitive(s, types.a, 0);
@@ -701,6 +701,7 @@ TEST(SmoothDistance, CertifiedContactsAreGlobalMinima) {
       ++contacts;
       const double smaller = SmallestSize(a, b);
       beyond_old_cut += -r.dist > 0.05 * smaller;
+      by_foot += -r.dist > CertifiedDepth(a.View(), b.View());
       const double depth = ref::SweepMinOverlap(a.View(), b.View(), 2000, &r.normal);
       ASSERT_NEAR(-r.dist, depth, 1e-9 * smaller)
           << "types " << static_cast<int>(types.a) << "-" << static_cast<int>(types.b) << " case "
@@ -708,9 +709,11 @@ TEST(SmoothDistance, CertifiedContactsAreGlobalMinima) {
     }
   }
   // Deep contacts reached (beyond the 5% of the smaller size that Newton was once limited to),
-  // and some left uncertified.
+  // some certified deeper than the curvature radii by the ellipsoid's foot point
+  // (smooth::CertifyByFoot), and some left uncertified.
   EXPECT_GT(contacts, Cases() / 20);
   EXPECT_GT(beyond_old_cut, Cases() / 400);
+  EXPECT_GT(by_foot, Cases() / 400);
   EXPECT_GT(uncertified, Cases() / 400);
 }
 
@@ -808,12 +811,14 @@ TEST(SmoothDistance, SweptSegmentEllipsoidMatchesGjkAndSweep) {
 // either order, as above: separated, SmoothMeshDistance's distance is GJK's (MatchesSeparation:
 // a vertex, edge or face of the hull against the smooth surface); overlapping, the depth
 // is the sweep's minimum overlap, refined from Newton's normal, within 1e-9 × the smaller size
-// (every certified contact is the global minimum). Hand-offs (to the general solvers) stay under
-// 2%: 1.3% of these pairs, where Newton's path crosses more than kMaxMeshSwitches vertex cones
-// (2.7% before a failed face test went on along the triangle's edge the smooth geom lies beyond).
+// (every certified contact is the global minimum; every fifth pair is placed deep, for contacts
+// certified by the ellipsoid's foot point, smooth::CertifyByFoot). Hand-offs (to the general
+// solvers) stay under 2%: 1.4% of these pairs, where Newton's path crosses more than
+// kMaxMeshSwitches vertex cones (2.7% of the shallow pairs before a failed face test went on
+// along the triangle's edge the smooth geom lies beyond, 1.3% after).
 TEST(SmoothMeshDistance, EllipsoidHullMatchesGjkAndSweep) {
   RandomGeometry s(1019);
-  int separated = 0, overlapping = 0, handed = 0, faces = 0;
+  int separated = 0, overlapping = 0, handed = 0, faces = 0, by_foot = 0;
   const long cases = Cases() / 4;
   for (long c = 0; c < cases; ++c) {
     OwnedGeom e = RandomPrimitive(s, c % 5 == 0 ? ShapeType::kSphere : ShapeType::kEllipsoid, 0);
@@ -822,7 +827,7 @@ TEST(SmoothMeshDistance, EllipsoidHullMatchesGjkAndSweep) {
       x = 0.3;  // the hull's box half-size, for the tolerances and PlaceShallow
     if (c % 3 == 0)
       hull.BuildField(32);
-    PlaceShallow(s, e, hull, 0.02);
+    PlaceShallow(s, e, hull, c % 5 == 1 ? 0.5 : 0.02);  // every fifth deep
     if (c % 2 == 0) {
       Vec3 d = Load3(hull.pos) - Load3(e.pos);
       d = d * (1 / std::sqrt(Dot(d, d)));
@@ -853,6 +858,7 @@ TEST(SmoothMeshDistance, EllipsoidHullMatchesGjkAndSweep) {
           << "case " << c << Repro(a, b, margin);
       if (r.status == SmoothStatus::kContact) {
         ASSERT_NEAR(-r.dist, depth, 1e-9 * smaller) << "case " << c << Repro(a, b, margin);
+        by_foot += -r.dist > LeastCurvatureRadius(e.View());
       } else {
         ASSERT_GE(-r.dist, depth - 1e-9 * smaller) << "case " << c << Repro(a, b, margin);
       }
@@ -871,6 +877,7 @@ TEST(SmoothMeshDistance, EllipsoidHullMatchesGjkAndSweep) {
   EXPECT_GT(separated, cases / 10);
   EXPECT_GT(overlapping, cases / 10);
   EXPECT_GT(faces, cases / 100) << "no face contacts among " << cases;
+  EXPECT_GT(by_foot, cases / 200) << "no contact certified by the foot point";
   EXPECT_LT(handed, cases / 50) << handed << " of " << cases;
 }
 
