@@ -27,7 +27,9 @@
 // radii of curvature stay >= 0), so h − o is the support function of a convex body and
 // {x : h(x) <= o |x|} is a convex cone: the directions with h <= o form a connected set, which
 // n0 (strict, h(n0) = o) could only share with a deeper minimum by not being isolated. For
-// o <= 0 the cone is convex without erosion. A deeper converged minimum is reported as
+// o <= 0 the cone is convex without erosion. Deeper, against an ellipsoid, the minimum is still
+// the global one when the ellipsoid's witness is the nearest surface point to the other geom's
+// (smooth::CertifyByFoot, Eberly's root test). Any other deeper converged minimum is reported as
 // kUncertified: the caller runs its general solvers too and keeps the shallower answer.
 #pragma once
 

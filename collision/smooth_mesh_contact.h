@@ -20,8 +20,8 @@
 // test's random hulls; general-solver runs 9.0% -> 6.5% of bench-fast's resting ellipsoid-mesh
 // calls). It hands over after more than kMaxMeshSwitches feature changes, or without convergence
 // within the iteration cap. A converged minimum is the global one when no deeper than the smooth
-// geom's least curvature radius (CertifiedDepth; the mesh's is 0), else kUncertified, as for the
-// box.
+// geom's least curvature radius (CertifiedDepth; the mesh's is 0) or when certified by the
+// ellipsoid's foot point (smooth::CertifyByFoot), else kUncertified, as for the box.
 //
 // Vertices are told apart by their world points (the same vertex gives the same bits).
 #pragma once
