@@ -201,10 +201,6 @@ MJP_HD MJP_INLINE CurvedSupport FrameSupport(const ConvexGeom& g, const Vec3& d)
   return out;
 }
 
-// The support's curvature form t_i · J t_j in the tangent frame (t1, t2) (unit, orthogonal):
-// r δ_ij for a sphere or a capsule, 0 for a box corner, for an ellipsoid with a_i = E Rᵀ t_i
-// (a_i · a_j − (û · a_i)(û · a_j)) / |u| (a cylinder's rim: E = diag(r, r, 0)). Only needed for
-// a Newton step, so computed apart.
 // The ellipsoid's part of Curvature, the tangent frame (l1, l2) in the ellipsoid's frame and
 // semi-axes e.
 MJP_HD MJP_INLINE void EllipsoidFrameCurvature(const double* e, const CurvedSupport& sp,
@@ -218,6 +214,10 @@ MJP_HD MJP_INLINE void EllipsoidFrameCurvature(const double* e, const CurvedSupp
   *j22 = (Dot(a2, a2) - p2 * p2) * sp.inv_length;
 }
 
+// The support's curvature form t_i · J t_j in the tangent frame (t1, t2) (unit, orthogonal):
+// r δ_ij for a sphere or a capsule, 0 for a box corner, for an ellipsoid with a_i = E Rᵀ t_i
+// (a_i · a_j − (û · a_i)(û · a_j)) / |u| (a cylinder's rim: E = diag(r, r, 0)). Only needed for
+// a Newton step, so computed apart.
 MJP_HD inline void Curvature(const ConvexGeom& g, const CurvedSupport& sp, const Vec3& t1,
                              const Vec3& t2, double* j11, double* j12, double* j22) {
   const double* size = g.view.size;
@@ -492,8 +492,6 @@ MJP_HD inline int BoxStart(const ConvexGeom& g, const ConvexGeom& box, bool g_is
 
 }  // namespace smooth
 
-// Signed distance of smooth geoms a and b (spheres, ellipsoids) as in the header; `margin` is the
-// distance beyond which only kBeyond matters.
 namespace smooth {
 
 // A pair placed in the frame of one of its geoms, g (at the origin, unrotated there): the other
