@@ -494,31 +494,6 @@ MJP_HD inline int BoxStart(const ConvexGeom& g, const ConvexGeom& box, bool g_is
 
 namespace smooth {
 
-// A pair placed in the frame of one of its geoms, g (at the origin, unrotated there): the other
-// geom turned by R_gᵀ R_o and placed at R_gᵀ (p_o − p_g). The views point into this object.
-struct FramedPair {
-  double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, origin[3] = {0, 0, 0};
-  double turn[9], place[3];
-  ConvexGeom g, other;
-
-  MJP_HD FramedPair(const ConvexGeom& g_world, const ConvexGeom& other_world)
-      : g(g_world), other(other_world) {
-    const double* rg = g_world.view.mat;
-    const double* ro = other_world.view.mat;
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 3; ++j)
-        turn[3 * i + j] = rg[i] * ro[j] + rg[3 + i] * ro[3 + j] + rg[6 + i] * ro[6 + j];
-    }
-    Store3(place, RotateT(rg, Load3(other_world.view.pos) - Load3(g_world.view.pos)));
-    g.view.pos = origin;
-    g.view.mat = identity;
-    other.view.pos = place;
-    other.view.mat = turn;
-  }
-  FramedPair(const FramedPair&) = delete;
-  FramedPair& operator=(const FramedPair&) = delete;
-};
-
 // A minimum deeper than CertifiedDepth is still the global one when the ellipsoid g's witness y
 // (in g's frame) is the nearest point of g's surface to the other geom's witness x = y + h n_in
 // (n_in g's inward normal at y): every point x of the other geom bounds h(n) >= n·x + h_g(−n),
@@ -541,13 +516,56 @@ MJP_HD inline void CertifyByFoot(const ConvexGeom& g, bool g_is_a, SmoothResult*
     r->status = SmoothStatus::kContact;
 }
 
-// A result found in g's frame, turned back into the world.
-MJP_HD inline void ResultToWorld(const ConvexGeom& g, SmoothResult* r) {
-  const Vec3 pg = Load3(g.view.pos);
-  r->normal = Rotate(g.view.mat, r->normal);
-  r->on_a = Rotate(g.view.mat, r->on_a) + pg;
-  r->on_b = Rotate(g.view.mat, r->on_b) + pg;
+// A result found in the frame of a geom at `pos` with rotation `mat`, turned into the world.
+MJP_HD inline void ResultToWorld(const double* pos, const double* mat, SmoothResult* r) {
+  const Vec3 pg = Load3(pos);
+  r->normal = Rotate(mat, r->normal);
+  r->on_a = Rotate(mat, r->on_a) + pg;
+  r->on_b = Rotate(mat, r->on_b) + pg;
 }
+
+// A pair placed in the frame of one of its geoms, g (at the origin, unrotated there): the other
+// geom turned by R_gᵀ R_o and placed at R_gᵀ (p_o − p_g). The views point into this object;
+// a() and b() are the pair in its order, Finish turns an answer found on them back.
+struct FramedPair {
+  double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, origin[3] = {0, 0, 0};
+  double turn[9], place[3];
+  ConvexGeom g, other;
+  const double* world_pos;
+  const double* world_mat;
+  bool g_is_a;
+
+  MJP_HD FramedPair(const ConvexGeom& g_world, const ConvexGeom& other_world, bool g_first)
+      : g(g_world),
+        other(other_world),
+        world_pos(g_world.view.pos),
+        world_mat(g_world.view.mat),
+        g_is_a(g_first) {
+    const double* rg = g_world.view.mat;
+    const double* ro = other_world.view.mat;
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j)
+        turn[3 * i + j] = rg[i] * ro[j] + rg[3 + i] * ro[3 + j] + rg[6 + i] * ro[6 + j];
+    }
+    Store3(place, RotateT(rg, Load3(other_world.view.pos) - Load3(g_world.view.pos)));
+    g.view.pos = origin;
+    g.view.mat = identity;
+    other.view.pos = place;
+    other.view.mat = turn;
+  }
+  FramedPair(const FramedPair&) = delete;
+  FramedPair& operator=(const FramedPair&) = delete;
+
+  MJP_HD const ConvexGeom& a() const { return g_is_a ? g : other; }
+  MJP_HD const ConvexGeom& b() const { return g_is_a ? other : g; }
+
+  // An answer found on (a(), b()): certified by g's foot point where it can be, then turned
+  // back into the world.
+  MJP_HD void Finish(SmoothResult* r) const {
+    CertifyByFoot(g, g_is_a, r);
+    ResultToWorld(world_pos, world_mat, r);
+  }
+};
 
 // Newton's support and curvature of geom g, in its own frame when `framed` (a sphere or an
 // ellipsoid placed by FramedPair), else in the world.
@@ -707,13 +725,10 @@ MJP_HD inline SmoothResult SmoothDistance(const ConvexGeom& a, const ConvexGeom&
       a.type == ShapeType::kEllipsoid ? 1 : (b.type == ShapeType::kEllipsoid ? 2 : 0);
   if (framed == 0)
     return smooth::DistanceIn(a, b, 0, max_iterations, tolerance, margin);
-  const ConvexGeom& g = framed == 1 ? a : b;
-  const smooth::FramedPair pair(g, framed == 1 ? b : a);
+  const smooth::FramedPair pair(framed == 1 ? a : b, framed == 1 ? b : a, framed == 1);
   SmoothResult r =
-      smooth::DistanceIn(framed == 1 ? pair.g : pair.other, framed == 1 ? pair.other : pair.g,
-                         framed, max_iterations, tolerance, margin);
-  smooth::CertifyByFoot(pair.g, framed == 1, &r);
-  smooth::ResultToWorld(g, &r);
+      smooth::DistanceIn(pair.a(), pair.b(), framed, max_iterations, tolerance, margin);
+  pair.Finish(&r);
   return r;
 }
 

@@ -246,13 +246,10 @@ MJP_HD inline SmoothResult DistanceInSmoothFrame(const ConvexGeom& a, const Conv
 MJP_HD inline SmoothResult SmoothMeshDistance(const ConvexGeom& a, const ConvexGeom& b,
                                               int max_iterations, double tolerance, double margin) {
   const bool mesh_a = a.type == ShapeType::kMesh;
-  const ConvexGeom& smooth_geom = mesh_a ? b : a;
-  const smooth::FramedPair pair(smooth_geom, mesh_a ? a : b);
+  const smooth::FramedPair pair(mesh_a ? b : a, mesh_a ? a : b, !mesh_a);
   SmoothResult r =
-      smooth_mesh::DistanceInSmoothFrame(mesh_a ? pair.other : pair.g, mesh_a ? pair.g : pair.other,
-                                         max_iterations, tolerance, margin);
-  smooth::CertifyByFoot(pair.g, !mesh_a, &r);
-  smooth::ResultToWorld(smooth_geom, &r);
+      smooth_mesh::DistanceInSmoothFrame(pair.a(), pair.b(), max_iterations, tolerance, margin);
+  pair.Finish(&r);
   return r;
 }
 
