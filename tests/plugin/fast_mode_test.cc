@@ -1,13 +1,15 @@
 // Fast mode on whole scenes: every bundled model runs with every convex pair answered by
 // mjportal, finite states, no MuJoCo warning, and a deepest penetration within a bound of stock's;
 // a 10-box pyramid stands for 10 s; a pile of 200-vertex meshes settles; mesh cans stand still;
-// in a bin of 36 meshes each pair's deepest contact carries the hulls' overlap.
+// in a bin of 36 meshes each pair's deepest contact carries the hulls' overlap; a state steps to
+// the same bits serially, on MuJoCo's thread pool and after another trajectory.
 //
 // MJPORTAL_FAST_STEPS sets the steps of the per-model runs (default 1500).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "tests/can_mesh.h"
 #include "tests/env_count.h"
 #include "tests/fixture.h"
+#include "tools/common/lockstep.h"
 #include "tools/common/model_variants.h"
 
 namespace mjportal::testing {
@@ -78,6 +81,44 @@ TEST_P(FastModeTest, AnswersEveryConvexPairAndStaysCloseToStockPenetration) {
     }
   }
   EXPECT_GT(total_ours, 0);
+}
+
+// Fast mode's answers depend on the state alone (determinism): from one start, an mjData stepping
+// serially, one on MuJoCo's thread pool (3 threads), and one whose per-pair solver state
+// (separation axes, support vertices) another trajectory left behind all step to the same bits
+// (contacts, qpos, qvel, act, qacc after every step).
+TEST_P(FastModeTest, SameBitsSeriallyOnThreadsAndAfterAnotherTrajectory) {
+  LoadPlugin();
+  std::string error;
+  tools::ModelPtr m = tools::LoadWithPlugin(GetParam(), {{"mode", "fast"}}, &error);
+  ASSERT_TRUE(m) << error;
+  const int steps = static_cast<int>(EnvCount("MJPORTAL_FAST_STEPS", 1500));
+  tools::DataPtr serial(mj_makeData(m.get())), threaded(mj_makeData(m.get()));
+  mju_threadpool(threaded.get(), 3);
+  const tools::LockstepReport on_threads =
+      tools::RunLockstep(m.get(), serial.get(), m.get(), threaded.get(), steps);
+  EXPECT_TRUE(on_threads.bitwise_identical())
+      << "thread pool: first divergence at step " << on_threads.first_divergence_step << " in "
+      << on_threads.first_divergence_field;
+
+  // The other trajectory: velocities perturbed (seeded), 300 steps; then the common start.
+  tools::DataPtr fresh(mj_makeData(m.get())), reused(mj_makeData(m.get()));
+  std::mt19937_64 rng(20261205);
+  std::normal_distribution<double> gauss;
+  for (int i = 0; i < m->nv; ++i)
+    reused->qvel[i] = 0.05 * gauss(rng);
+  for (int step = 0; step < 300; ++step)
+    mj_step(m.get(), reused.get());
+  const int spec = mjSTATE_INTEGRATION;
+  std::vector<mjtNum> start(mj_stateSize(m.get(), spec));
+  mj_getState(m.get(), fresh.get(), start.data(), spec);
+  mj_setState(m.get(), reused.get(), start.data(), spec);
+  const tools::LockstepReport after_other =
+      tools::RunLockstep(m.get(), fresh.get(), m.get(), reused.get(), steps);
+  EXPECT_TRUE(after_other.bitwise_identical())
+      << "after another trajectory: first divergence at step "
+      << after_other.first_divergence_step << " in " << after_other.first_divergence_field;
+  EXPECT_GT(after_other.contacts_per_step, 0) << "the model never touched anything";
 }
 
 std::string FastRunName(const ::testing::TestParamInfo<std::string>& run) {
