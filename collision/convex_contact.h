@@ -498,10 +498,12 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
     const int within = convex::GjkWithinMargin(a, b, s, margin, hit, &g);
     if (within >= 0)
       return within == 1;
+    // A converged EPA answers; an unconverged one goes on with MPR below, which keeps the
+    // shallower of the two.
     if (s.algorithm == CcdAlgorithm::kGjk && g.status == GjkStatus::kOverlap && g.simplex.n == 4) {
       ++counters->epa;
       const EpaResult e = EpaPenetration(a, b, g.simplex.p, it, s.tolerance);
-      if (e.ok) {
+      if (e.ok && e.converged) {
         *hit = EpaHit(a, b, e);
         return true;
       }

@@ -5,8 +5,16 @@
 // Start from a tetrahedron inside M that encloses the origin (GJK's last simplex or MPR's
 // portal). Repeat: take the face closest to the origin, with outward unit normal n and distance
 // δ; find w = S_M(n). If w·n − δ <= tolerance the face lies on ∂M (within tolerance) and δ is the
-// depth. Otherwise w is added: every face that sees w is removed and the hole's rim (the horizon)
+// depth. Otherwise w is added: the faces that see w are removed and the hole's rim (the horizon)
 // is joined to w. The polytope stays convex and inside M, so δ only grows towards the depth.
+//
+// Robustness (as Jolt's and Bullet's EPA do it): faces know their neighbours, and the faces that
+// see w are collected from the nearest face outwards across shared edges, so that they form one
+// connected patch whose rim is one closed loop, also where rounding makes a face's visibility
+// marginal (a global "sees w" test could remove faces apart from the patch and leave a polytope
+// that is no longer a closed surface). An expansion is refused, and the search stops with the
+// polytope as it is (converged = false), when the rim is not one loop or a new face lies nearer
+// the origin than the nearest face did (impossible for a convex polytope that grew).
 //
 // Storage is fixed (kEpaMaxVertices, kEpaMaxFaces) and every loop is capped; when the polytope is
 // full or max_iterations is reached, the closest face so far is the answer (converged = false).
@@ -34,13 +42,16 @@ namespace epa {
 
 struct Face {
   int v[3];     // vertex indices, counter-clockwise seen from outside
+  int adj[3];   // the face across edge (v[e], v[e + 1 mod 3])
   Vec3 normal;  // outward unit normal
   double dist;  // normal · vertex: the face plane's distance from the origin
   bool alive;
 };
 
-struct Edge {
+// An edge of the hole's rim: the removed face's edge (from, to) and the kept face across it.
+struct RimEdge {
   int from, to;
+  int outside;
 };
 
 struct Polytope {
@@ -49,7 +60,7 @@ struct Polytope {
   int nvert = 0, nface = 0;
 };
 
-// The face (i, j, k) with its normal and distance; false when the face is degenerate.
+// The face (i, j, k) with its normal and distance (neighbours unset); false when degenerate.
 MJP_HD inline bool MakeFace(const Polytope& poly, int i, int j, int k, Face* out) {
   const Vec3 a = poly.vert[i].v;
   Vec3 n = Cross(poly.vert[j].v - a, poly.vert[k].v - a);
@@ -57,23 +68,38 @@ MJP_HD inline bool MakeFace(const Polytope& poly, int i, int j, int k, Face* out
   if (!(length > 1e-300))
     return false;
   n = n * (1 / length);
-  *out = {{i, j, k}, n, Dot(n, a), true};
+  *out = {{i, j, k}, {-1, -1, -1}, n, Dot(n, a), true};
   return true;
 }
 
-// Adds edge (from, to) to the horizon, or cancels it against its reverse (shared by two removed
-// faces, so interior to the hole). False when the horizon is full.
-MJP_HD inline bool ToggleEdge(Edge* edges, int* nedge, int from, int to) {
-  for (int e = 0; e < *nedge; ++e) {
-    if (edges[e].from == to && edges[e].to == from) {
-      edges[e] = edges[--*nedge];
-      return true;
+// Index e of the edge (from, to) in face f (v[e] = from, v[e + 1] = to), or -1.
+MJP_HD inline int EdgeIndex(const Face& f, int from, int to) {
+  for (int e = 0; e < 3; ++e) {
+    if (f.v[e] == from && f.v[(e + 1) % 3] == to)
+      return e;
+  }
+  return -1;
+}
+
+// Links every face's edges to the faces holding them reversed; false when one has none.
+MJP_HD inline bool LinkFaces(Polytope* poly) {
+  for (int f = 0; f < poly->nface; ++f) {
+    Face& face = poly->face[f];
+    for (int e = 0; e < 3; ++e) {
+      for (int g = 0; g < poly->nface && face.adj[e] < 0; ++g) {
+        if (g != f && EdgeIndex(poly->face[g], face.v[(e + 1) % 3], face.v[e]) >= 0)
+          face.adj[e] = g;
+      }
+      if (face.adj[e] < 0)
+        return false;
     }
   }
-  if (*nedge == kEpaMaxFaces)
-    return false;
-  edges[(*nedge)++] = {from, to};
   return true;
+}
+
+// Whether face f sees point w (w lies strictly outside its plane).
+MJP_HD MJP_INLINE bool Sees(const Polytope& poly, const Face& f, const Vec3& w) {
+  return Dot(f.normal, w - poly.vert[f.v[0]].v) > 0;
 }
 
 // Index of the live face closest to the origin.
@@ -84,6 +110,109 @@ MJP_HD inline int ClosestFace(const Polytope& poly) {
       closest = f;
   }
   return closest;
+}
+
+// Adds vertex w to the polytope, whose face `near` sees it: the faces that see w, connected to
+// `near` across shared edges, are removed and their rim is joined to w by a fan of new faces,
+// linked to each other and to the kept faces. False, with the polytope unchanged, when there is
+// no room, the rim is not one closed loop, a new face is degenerate or one lies nearer the origin
+// than `near` (rounding broke the polytope's convexity).
+MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, double tolerance) {
+  if (poly->nvert == kEpaMaxVertices)
+    return false;
+  // The patch of faces seeing w, grown from `near` (each face is pushed once).
+  bool removed[kEpaMaxFaces] = {};
+  int stack[kEpaMaxFaces];
+  int top = 0, nremoved = 1;
+  removed[near] = true;
+  stack[top++] = near;
+  while (top > 0) {
+    const Face& f = poly->face[stack[--top]];
+    for (int e = 0; e < 3; ++e) {
+      const int g = f.adj[e];
+      if (!removed[g] && Sees(*poly, poly->face[g], w.v)) {
+        removed[g] = true;
+        stack[top++] = g;
+        ++nremoved;
+      }
+    }
+  }
+  // Its rim: the patch's edges whose other face stays.
+  RimEdge rim[kEpaMaxFaces];
+  int nrim = 0;
+  for (int f = 0; f < poly->nface; ++f) {
+    if (!removed[f])
+      continue;
+    const Face& face = poly->face[f];
+    for (int e = 0; e < 3; ++e) {
+      if (!removed[face.adj[e]]) {
+        if (nrim == kEpaMaxFaces)
+          return false;
+        rim[nrim++] = {face.v[e], face.v[(e + 1) % 3], face.adj[e]};
+      }
+    }
+  }
+  // One simple loop through all its edges: no vertex left twice, and in loop order (each edge
+  // followed by the one leaving its end) the last one ends where the first begins.
+  for (int k = 0; k < nrim; ++k) {
+    for (int j = k + 1; j < nrim; ++j) {
+      if (rim[j].from == rim[k].from)
+        return false;
+    }
+  }
+  for (int k = 0; k + 1 < nrim; ++k) {
+    int next = -1;
+    for (int j = k + 1; j < nrim && next < 0; ++j) {
+      if (rim[j].from == rim[k].to)
+        next = j;
+    }
+    if (next < 0)
+      return false;
+    const RimEdge swap = rim[k + 1];
+    rim[k + 1] = rim[next];
+    rim[next] = swap;
+  }
+  if (nrim < 3 || rim[nrim - 1].to != rim[0].from)
+    return false;
+  // The new faces and their slots: the removed faces' and dead ones first, then the tail.
+  int slot[kEpaMaxFaces];
+  int nslot = 0;
+  for (int f = 0; f < poly->nface && nslot < nrim; ++f) {
+    if (removed[f] || !poly->face[f].alive)
+      slot[nslot++] = f;
+  }
+  for (int f = poly->nface; f < kEpaMaxFaces && nslot < nrim; ++f)
+    slot[nslot++] = f;
+  if (nslot < nrim)
+    return false;
+  const int wi = poly->nvert;
+  poly->vert[wi] = w;
+  Face added[kEpaMaxFaces];
+  for (int k = 0; k < nrim; ++k) {
+    if (!MakeFace(*poly, rim[k].from, rim[k].to, wi, &added[k]) ||
+        added[k].dist < poly->face[near].dist - tolerance)
+      return false;
+    // Edge 0 faces the kept face, edge 1 (to, w) the next new face, edge 2 (w, from) the last.
+    added[k].adj[0] = rim[k].outside;
+    added[k].adj[1] = slot[(k + 1) % nrim];
+    added[k].adj[2] = slot[(k + nrim - 1) % nrim];
+  }
+  // Commit: the removed faces die, the kept ones across the rim link to the new faces.
+  for (int f = 0; f < poly->nface; ++f) {
+    if (removed[f])
+      poly->face[f].alive = false;
+  }
+  for (int k = 0; k < nrim; ++k) {
+    Face& outside = poly->face[rim[k].outside];
+    outside.adj[EdgeIndex(outside, rim[k].to, rim[k].from)] = slot[k];
+  }
+  for (int k = 0; k < nrim; ++k) {
+    poly->face[slot[k]] = added[k];
+    if (slot[k] >= poly->nface)
+      poly->nface = slot[k] + 1;
+  }
+  ++poly->nvert;
+  return true;
 }
 
 }  // namespace epa
@@ -114,54 +243,19 @@ MJP_HD inline EpaResult EpaPenetration(const ConvexGeom& a, const ConvexGeom& b,
       return result;  // the origin is outside the start tetrahedron
     poly.face[poly.nface++] = face;
   }
+  if (!epa::LinkFaces(&poly))
+    return result;
 
   for (result.iterations = 0; result.iterations < max_iterations; ++result.iterations) {
-    const Face& near = poly.face[epa::ClosestFace(poly)];
-    const MinkowskiVertex w = MinkowskiSupport(a, b, near.normal);
-    if (Dot(w.v, near.normal) - near.dist <= tolerance) {
+    const int near = epa::ClosestFace(poly);
+    const Face& face = poly.face[near];
+    const MinkowskiVertex w = MinkowskiSupport(a, b, face.normal);
+    if (Dot(w.v, face.normal) - face.dist <= tolerance) {
       result.converged = true;
       break;
     }
-    if (poly.nvert == kEpaMaxVertices)
+    if (!epa::Expand(&poly, near, w, tolerance))
       break;
-
-    // Faces that see w leave; their rim is the horizon. Nothing changes until the new faces are
-    // known to be valid and to fit.
-    epa::Edge horizon[kEpaMaxFaces];
-    int nedge = 0, nremoved = 0;
-    bool fits = true;
-    for (int f = 0; f < poly.nface && fits; ++f) {
-      const Face& face = poly.face[f];
-      if (face.alive && Dot(face.normal, w.v - poly.vert[face.v[0]].v) > 0) {
-        ++nremoved;
-        for (int e = 0; e < 3 && fits; ++e)
-          fits = epa::ToggleEdge(horizon, &nedge, face.v[e], face.v[(e + 1) % 3]);
-      }
-    }
-    const int wi = poly.nvert;
-    poly.vert[wi] = w;
-    Face added[kEpaMaxFaces];
-    for (int e = 0; e < nedge && fits; ++e)
-      fits = epa::MakeFace(poly, horizon[e].from, horizon[e].to, wi, &added[e]);
-    const int free_slots = kEpaMaxFaces - poly.nface + nremoved;
-    if (!fits || nedge > free_slots)
-      break;
-
-    // Commit: drop the visible faces, then fill dead slots (and the tail) with the new ones.
-    for (int f = 0; f < poly.nface; ++f) {
-      const Face& face = poly.face[f];
-      if (face.alive && Dot(face.normal, w.v - poly.vert[face.v[0]].v) > 0)
-        poly.face[f].alive = false;
-    }
-    ++poly.nvert;
-    int slot = 0;
-    for (int e = 0; e < nedge; ++e) {
-      while (slot < poly.nface && poly.face[slot].alive)
-        ++slot;
-      poly.face[slot] = added[e];
-      if (slot == poly.nface)
-        ++poly.nface;
-    }
   }
 
   // Depth, normal and witness points from the closest face: barycentric coordinates of the

@@ -1178,6 +1178,52 @@ TEST(ConvexDeep, ThinEllipsoidAcrossABoxCornerTakesTheGlobalMinimum) {
   }
 }
 
+// Found by the random-scene fuzz test (tests/plugin/fast_scene_fuzz_test.cc, seed 20261231,
+// ccd = gjk): a cylinder resting on a tetrahedron, at the scene's solver settings (35 iterations,
+// tolerance 1e-6). EPA's test of every face against the new point removed a face apart from the
+// patch that sees it (its rim was no longer one loop), the polytope stopped being a closed convex
+// surface and its nearest face turned over: EPA ended unconverged with a normal pointing the
+// wrong way, whose overlap, 0.248, ccd = gjk took where the contact is 0.004 deep. EPA now grows
+// the patch across shared edges from the nearest face and converges here; ccd = gjk no longer
+// takes an unconverged EPA answer without comparing it with MPR's.
+TEST(ConvexDeep, EpaStaysAClosedPolytopeOnACylinderRestingOnATetrahedron) {
+  const PairPose p = {{-0x1.75ee10293aa86p-3, 0x1.43a4c31771126p-4, 0x1.3f6159693ddf2p-3},
+                      {0x1.ff0035ed34eafp-1, -0x1.0de569aefb783p-5, -0x1.b28b5a155e62cp-5,
+                       0x1.fddef1ce92e2dp-5, 0x1.2fd59b9734f47p-1, 0x1.9ade683f67bf4p-1,
+                       0x1.4a467e415f74cp-8, -0x1.9bc1e1125c788p-1, 0x1.304a96e14a659p-1},
+                      {0x1.0a7829ab76c61p-4, 0x1.67a56a437be6ep-4, 0},
+                      {-0x1.35535ed333333p-3, -0x1.d80ef0000000cp-11, 0x1.96a2a0999999ap-5},
+                      {0x1.327b71787b244p-1, -0x1.0cab70903c22p-1, -0x1.35e2c93e3c389p-1,
+                       0x1.278c553afa8cap-1, 0x1.9ce505647e1ecp-1, -0x1.06b40b9f27899p-3,
+                       0x1.1c5da860c57bdp-1, -0x1.1721bc62bb436p-2, 0x1.923ed7b4dadcp-1},
+                      {0, 0, 0},
+                      0.0019023609};
+  OwnedGeom cyl = OwnedGeom::Place(ShapeType::kCylinder, p.ap, p.am, p.as);
+  OwnedGeom tet = OwnedGeom::Place(ShapeType::kMesh, p.bp, p.bm, p.bs);
+  tet.vert = {0.0167364236f, -0.0571389347f, -0.068067275f,   0.0161834024f,
+              0.0874833018f, -0.0149181886f, 0.0150646493f,   -0.0303816255f,
+              0.0850550085f, -0.0479844734f, 3.72555478e-05f, -0.00206954312f};
+  ConvexSettings scene;
+  scene.max_iterations = 35;
+  scene.tolerance = 1e-6;
+  // EPA from GJK's enclosing simplex converges to the least overlap.
+  const GjkResult g = GjkDistance(cyl.View(), tet.View(), 35, 1e-6, 1e300);
+  ASSERT_EQ(g.status, GjkStatus::kOverlap);
+  ASSERT_EQ(g.simplex.n, 4);
+  const EpaResult e = EpaPenetration(cyl.View(), tet.View(), g.simplex.p, 35, 1e-6);
+  ASSERT_TRUE(e.ok);
+  EXPECT_TRUE(e.converged);
+  const double depth = ref::SweepMinOverlap(cyl.View(), tet.View(), 4000, &e.normal);
+  EXPECT_NEAR(depth, 0.00399, 1e-5);  // 4 mm (the bad answer: 0.248)
+  EXPECT_NEAR(e.depth, depth, 1e-6);
+  for (CcdAlgorithm algorithm : {CcdAlgorithm::kAuto, CcdAlgorithm::kMpr, CcdAlgorithm::kGjk}) {
+    scene.algorithm = algorithm;
+    Contact con;
+    ASSERT_TRUE(Solve(cyl, tet, scene, p.margin, &con));
+    EXPECT_NEAR(-con.dist, depth, 1e-6) << "ccd " << static_cast<int>(algorithm);
+  }
+}
+
 // ---- Multi-contact ---------------------------------------------------------------------------
 
 // A small box (or box mesh) resting on a large box, turned about the vertical: the bottom face's

@@ -116,8 +116,8 @@ TEST_P(FastModeTest, SameBitsSeriallyOnThreadsAndAfterAnotherTrajectory) {
   const tools::LockstepReport after_other =
       tools::RunLockstep(m.get(), fresh.get(), m.get(), reused.get(), steps);
   EXPECT_TRUE(after_other.bitwise_identical())
-      << "after another trajectory: first divergence at step "
-      << after_other.first_divergence_step << " in " << after_other.first_divergence_field;
+      << "after another trajectory: first divergence at step " << after_other.first_divergence_step
+      << " in " << after_other.first_divergence_field;
   EXPECT_GT(after_other.contacts_per_step, 0) << "the model never touched anything";
 }
 
