@@ -1449,6 +1449,64 @@ TEST(ConvexMultiContact, CurvedHullPatchKeepsTheFullDepth) {
   EXPECT_GT(patches, cases / 8);
 }
 
+// Found by the random-scene fuzz test (tests/plugin/fast_scene_fuzz_test.cc, seed 20262054,
+// manifold = perturb): a nearly flat hull (40 points squashed to 4% thickness) 2 cm deep in a
+// wall. Re-solves under the perturbation ended with the origin's projection outside MPR's final
+// portal, whose extrapolated witness points lay outside the geoms: four contacts 0.093-0.095 deep
+// replaced the first one, 0.020 deep. No point of the patch is deeper than the overlap along the
+// first normal (A's support against B's along it); such re-solves are now dropped.
+TEST(ConvexMultiContact, PerturbedContactsAreNoDeeperThanTheOverlapAlongTheNormal) {
+  const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const double wall_pos[3] = {-0x1.6666666666666p-2, 0, 0x1.3333333333333p-3};
+  const double wall_size[3] = {0x1.47ae147ae147bp-6, 0x1.6666666666666p-2, 0x1.3333333333333p-3};
+  const double hull_pos[3] = {-0x1.56ec83df29fafp-2, -0x1.6b548a5606673p-3, 0x1.9b27d6014e89dp-4};
+  const double hull_mat[9] = {0x1.dd4265ca22a02p-1, -0x1.727d0fa0adfbbp-2, -0x1.cdc92e32009b0p-7,
+                              0x1.5f65d506cbb3ap-3, 0x1.e713d293d28acp-2,  -0x1.b9b7f9ab6c9ccp-1,
+                              0x1.467f13442bb46p-2, 0x1.9a823f5f14c56p-1,  0x1.02cc5e8a4e8a6p-1};
+  const double no_size[3] = {0, 0, 0};
+  OwnedGeom wall = OwnedGeom::Place(ShapeType::kBox, wall_pos, eye, wall_size);
+  OwnedGeom hull = OwnedGeom::Place(ShapeType::kMesh, hull_pos, hull_mat, no_size);
+  hull.vert = {
+      -0.0005698881f,   0.0153420838f,    -0.0337474011f,  -0.000516190485f, -0.0126557248f,
+      -0.0359261781f,   -0.000660322839f, 0.0132384086f,   0.0356203988f,    -0.000712356879f,
+      -0.0241822097f,   -0.0272721071f,   -0.00065875001f, 0.0364567526f,    0.00341646629f,
+      0.00125184387f,   -0.0242398642f,   -0.00454122247f, -2.81612865e-05f, -0.0292186216f,
+      0.0284559f,       0.000100241457f,  -0.0298892986f,  0.0272864345f,    -0.00162693474f,
+      0.00151360082f,   0.00328573422f,   0.000371405884f, 0.00462922547f,   -0.0397898816f,
+      -0.00143206364f,  -0.00231255684f,  -0.0176625811f,  0.00120497064f,   -0.0229704529f,
+      0.0109126838f,    -0.000134230577f, 0.013730824f,    -0.0378365666f,   0.00127414579f,
+      0.0220893417f,    -0.0174761284f,   0.000351564464f, -0.00884043705f,  -0.0389457233f,
+      0.000809800404f,  0.00498354482f,   -0.036099039f,   0.000612134405f,  0.0112811113f,
+      0.0359886549f,    -0.000543530507f, -0.00634197099f, 0.0388797298f,    0.000560589076f,
+      -0.0357110575f,   0.0105239293f,    0.00109029503f,  0.0296770278f,    -0.013436988f,
+      -0.00142712041f,  0.00882374402f,   -0.014731531f,   -0.000315527723f, 0.0396994203f,
+      -0.000798883149f, -0.00161212333f,  0.00451026345f,  0.00266187568f,   0.00130393694f,
+      0.0200692173f,    0.0158172995f,    0.000765919685f, -0.0216189064f,   -0.0286863223f,
+      0.00159400166f,   -0.00629846193f,  0.00276023708f,  -0.00133255043f,  -0.0251138322f,
+      0.00483216206f,   -0.000498362759f, -0.0247126538f,  -0.0296109933f,   -0.000126384868f,
+      0.00441180216f,   0.0408125296f,    0.000296349172f, -0.0038846049f,   -0.0400437005f,
+      0.000729679654f,  -0.00971850846f,  0.0341957696f,   -0.000835565501f, 0.0178685375f,
+      -0.0282055009f,   -0.00151063618f,  -0.0164031181f,  -0.003790688f,    -0.000386800064f,
+      0.00362190534f,   0.0401165187f,    0.0013933595f,   -0.0164362267f,   0.00943323597f,
+      -0.00146512501f,  -0.0173393935f,   0.0113402456f,   -0.00142007042f,  0.0100727845f,
+      -0.0142637361f,   -0.00102354435f,  0.0248119384f,   -0.0165545829f,   -0.000349839334f,
+      0.0290173795f,    0.0276625529f,    0.000753482396f, -0.034578871f,    -0.00617614435f};
+  ConvexSettings settings;  // the scene's: 35 iterations, tolerance 1e-6
+  settings.manifold = ManifoldMethod::kPerturb;
+  Contact con[kMaxConvexContacts];
+  ConvexCounters counters;
+  const int n = CollideConvex(wall.View(), hull.View(), settings, 0, con, 4, &counters);
+  ASSERT_GE(n, 1);
+  EXPECT_EQ(counters.perturbed, 4);
+  const double depth = ref::SweepMinOverlap(wall.View(), hull.View(), 4000, &con[0].normal);
+  EXPECT_NEAR(depth, 0.0195, 1e-3);  // the bad contacts: 0.093-0.095
+  const double overlap = OverlapAlong(wall.View(), hull.View(), con[0].normal);
+  for (int i = 0; i < n; ++i) {
+    EXPECT_GE(con[i].dist, -overlap - 1e-12) << "contact " << i;
+    EXPECT_LE(-con[i].dist, depth + 1e-3) << "contact " << i;
+  }
+}
+
 TEST(ConvexMultiContact, NeverExceedsCapacity) {
   RandomGeometry s(1010);
   for (int c = 0; c < 500; ++c) {
