@@ -19,29 +19,12 @@
 #include "tests/can_mesh.h"
 #include "tests/env_count.h"
 #include "tests/fixture.h"
+#include "tests/plugin/scene_checks.h"
 #include "tools/common/lockstep.h"
 #include "tools/common/model_variants.h"
 
 namespace mjportal::testing {
 namespace {
-
-// Deepest penetration among d's contacts (0 when none penetrates).
-double DeepestPenetration(const mjData* d) {
-  double deepest = 0;
-  for (int i = 0; i < d->ncon; ++i)
-    deepest = std::max(deepest, -d->contact[i].dist);
-  return deepest;
-}
-
-bool FiniteState(const mjModel* m, const mjData* d) {
-  for (int i = 0; i < m->nq; ++i)
-    if (!std::isfinite(d->qpos[i]))
-      return false;
-  for (int i = 0; i < m->nv; ++i)
-    if (!std::isfinite(d->qvel[i]))
-      return false;
-  return true;
-}
 
 class FastModeTest : public MujocoTest, public ::testing::WithParamInterface<std::string> {};
 

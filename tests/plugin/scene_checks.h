@@ -1,0 +1,30 @@
+// Checks on a stepped scene shared by the fast-mode scene tests.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace mjportal::testing {
+
+// Deepest penetration among d's contacts (0 when none penetrates).
+inline double DeepestPenetration(const mjData* d) {
+  double deepest = 0;
+  for (int i = 0; i < d->ncon; ++i)
+    deepest = std::max(deepest, -d->contact[i].dist);
+  return deepest;
+}
+
+// Every qpos and qvel finite.
+inline bool FiniteState(const mjModel* m, const mjData* d) {
+  for (int i = 0; i < m->nq; ++i)
+    if (!std::isfinite(d->qpos[i]))
+      return false;
+  for (int i = 0; i < m->nv; ++i)
+    if (!std::isfinite(d->qvel[i]))
+      return false;
+  return true;
+}
+
+}  // namespace mjportal::testing
