@@ -115,7 +115,7 @@ MJP_HD inline int ClosestFace(const Polytope& poly) {
 // Adds vertex w to the polytope, whose face `near` sees it: the faces that see w, connected to
 // `near` across shared edges, are removed and their rim is joined to w by a fan of new faces,
 // linked to each other and to the kept faces. False, with the polytope unchanged, when there is
-// no room, the rim is not one closed loop, a new face is degenerate or one lies nearer the origin
+// no room, the rim is not one simple loop, a new face is degenerate or one lies nearer the origin
 // than `near` (rounding broke the polytope's convexity).
 MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, double tolerance) {
   if (poly->nvert == kEpaMaxVertices)
@@ -123,7 +123,7 @@ MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, do
   // The patch of faces seeing w, grown from `near` (each face is pushed once).
   bool removed[kEpaMaxFaces] = {};
   int stack[kEpaMaxFaces];
-  int top = 0, nremoved = 1;
+  int top = 0;
   removed[near] = true;
   stack[top++] = near;
   while (top > 0) {
@@ -133,7 +133,6 @@ MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, do
       if (!removed[g] && Sees(*poly, poly->face[g], w.v)) {
         removed[g] = true;
         stack[top++] = g;
-        ++nremoved;
       }
     }
   }
@@ -146,7 +145,9 @@ MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, do
     const Face& face = poly->face[f];
     for (int e = 0; e < 3; ++e) {
       if (!removed[face.adj[e]]) {
-        if (nrim == kEpaMaxFaces)
+        // The kept face must hold the edge reversed (it links to the new face through it).
+        if (nrim == kEpaMaxFaces ||
+            EdgeIndex(poly->face[face.adj[e]], face.v[(e + 1) % 3], face.v[e]) < 0)
           return false;
         rim[nrim++] = {face.v[e], face.v[(e + 1) % 3], face.adj[e]};
       }
