@@ -541,11 +541,13 @@ struct FramedPair {
         world_pos(g_world.view.pos),
         world_mat(g_world.view.mat),
         g_is_a(g_first) {
+    // Column j of R_gᵀ R_o: the other geom's axis j in g's frame.
     const double* rg = g_world.view.mat;
-    const double* ro = other_world.view.mat;
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 3; ++j)
-        turn[3 * i + j] = rg[i] * ro[j] + rg[3 + i] * ro[3 + j] + rg[6 + i] * ro[6 + j];
+    for (int j = 0; j < 3; ++j) {
+      const Vec3 axis = RotateT(rg, Column(other_world.view.mat, j));
+      turn[j] = axis.x;
+      turn[3 + j] = axis.y;
+      turn[6 + j] = axis.z;
     }
     Store3(place, RotateT(rg, Load3(other_world.view.pos) - Load3(g_world.view.pos)));
     g.view.pos = origin;

@@ -193,7 +193,8 @@ TEST_F(FastSceneFuzzTest, RandomScenesStepFiniteAndAnsweredWithStockLikePenetrat
         {{{"multicontact", "false"}}, 4},
         {{{"support_refine", "false"}, {"support_res", "8"}}, 4},
     };
-    const Variant& variant = variants[scene % (sizeof(variants) / sizeof(variants[0]))];
+    const int kVariants = static_cast<int>(sizeof(variants) / sizeof(variants[0]));
+    const Variant& variant = variants[scene % kVariants];
     tools::PluginConfig config = variant.config;
     config["mode"] = "fast";
     config["stats"] = "true";
@@ -230,8 +231,8 @@ TEST_F(FastSceneFuzzTest, RandomScenesStepFiniteAndAnsweredWithStockLikePenetrat
     }
     if (std::getenv("MJPORTAL_FUZZ_VERBOSE") != nullptr)
       std::printf("seed %llu variant %d deepest fast %.4g stock %.4g ratio %.3g\n",
-                  static_cast<unsigned long long>(seed), scene % 6, deepest_fast, deepest_stock,
-                  deepest_fast / (deepest_stock + 1e-9));
+                  static_cast<unsigned long long>(seed), scene % kVariants, deepest_fast,
+                  deepest_stock, deepest_fast / (deepest_stock + 1e-9));
     EXPECT_LE(deepest_fast, variant.bound * deepest_stock + 1e-3)
         << "stock's deepest penetration " << deepest_stock << " (" << path << ")";
     // Every convex pair went through mjportal.
