@@ -36,7 +36,12 @@
 //        (a) MPR did not converge within ccd_iterations, or
 //        (b) MPR's portal is not the minimal one: with a flat-featured geom in the pair, the
 //            origin's projection on the final portal falls outside it (on curved pairs the
-//            portal shrinks around the hit point and this says nothing), or for a box (its
+//            portal shrinks around the hit point and this says nothing); for a pair of
+//            polytopes (boxes, meshes), MPR's final tetrahedron does not prove its depth
+//            minimal (TetrahedronProvesDepth: a side face nearer the origin than the portal;
+//            near an edge of M the ray can leave through the farther of two faces whose
+//            planes both pass within the projection, up to 37° off the minimal normal on
+//            bench-fast's resting poses before this check); or for a box (its
 //            three frame axes) or a cylinder (its axis; a mesh's frame axes are its principal
 //            axes of inertia, not face normals, so meshes rely on the portal test), the overlap of
 //            the two geoms along an axis (two support calls, oriented like MPR's normal) is smaller
@@ -189,6 +194,27 @@ MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, con
     }
   }
   return minimal;
+}
+
+// Step 3(b) for polytope pairs: whether MPR's final tetrahedron proves its depth minimal. The
+// tetrahedron (interior point v0, portal v1 v2 v3) lies in M and holds the origin, so M holds
+// every ball around the origin that the tetrahedron holds: the depth (the radius of the largest
+// ball around the origin inside M) is at least the origin's distance to the tetrahedron's
+// nearest face. The portal's plane is at `depth` (and supports M), so when each side face
+// (v0, vi, vj) is at least that far too (less the tolerance), no exit is shallower than MPR's.
+// A side face nearer than the portal leaves it open: near an edge of M both faces along it can
+// have the origin's projection inside them, and the centre ray may leave through the farther one.
+MJP_HD inline bool TetrahedronProvesDepth(const MprResult& r, double tolerance) {
+  const Vec3 v0 = r.tetrahedron[0].v;
+  const double room = r.depth - tolerance;
+  for (int k = 1; k <= 3; ++k) {
+    const Vec3 n = Cross(r.tetrahedron[k].v - v0, r.tetrahedron[k % 3 + 1].v - v0);
+    // |n · v0| / |n| >= room, squared (both sides non-negative); a flat side proves nothing.
+    const double offset = Dot(n, v0), nn = Dot(n, n);
+    if (room > 0 && !(nn > 0 && offset * offset >= room * room * nn))
+      return false;
+  }
+  return true;
 }
 
 // The face shortcut (step 0 and step 3(b)): the contact is that of the axis's box face or
@@ -534,7 +560,9 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
     } else if (r.depth > kDeepContact * convex::SmallerScale(a, b)) {
       refine = true;
       ++counters->epa_deep;
-    } else if (!PortalIsMinimal(a, b, r, s.tolerance, &smallest)) {
+    } else if (!PortalIsMinimal(a, b, r, s.tolerance, &smallest) ||
+               (!convex::HasCurvedSurface(a, b) && r.has_tetrahedron &&
+                !TetrahedronProvesDepth(r, s.tolerance))) {
       if (convex::FaceContact(a, b, smallest, hit)) {
         ++counters->face;
         return true;

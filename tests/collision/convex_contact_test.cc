@@ -412,11 +412,10 @@ INSTANTIATE_TEST_SUITE_P(Pairs, ConvexDepthExact,
                                            PairTypes{ShapeType::kCapsule, ShapeType::kCapsule},
                                            PairTypes{ShapeType::kSphere, ShapeType::kBox}));
 
-// Polytopes against exact separating-axis depths, per algorithm. gjk (GJK + EPA) must be exact
-// everywhere. auto must be exact except where MPR's ray leaves M through a face next to the
-// nearest one (shallow contacts near an edge of M, see convex_contact.h): there its depth is the
-// overlap along that face's normal, never below the true depth, and such cases stay rare
-// (measured: 0.1% of shallow box–box contacts).
+// Polytopes against exact separating-axis depths, per algorithm: both exact everywhere. (auto
+// used to keep MPR's depth where its ray leaves M through a face next to the nearest one, 0.1% of
+// shallow box–box contacts; MPR's answer now stands only where its final tetrahedron proves it
+// minimal, convex_contact.h.)
 class PolytopeDepth : public ::testing::TestWithParam<CcdAlgorithm> {};
 
 // Box–box through the general path against the 15 separating axes.
@@ -441,7 +440,7 @@ TEST_P(PolytopeDepth, BoxBoxMatchesSeparatingAxes) {
       continue;
     const double size =
         std::min(*std::min_element(a.size, a.size + 3), *std::min_element(b.size, b.size + 3));
-    CheckDepth(a, b, depth, size, GetParam(), GetParam() == CcdAlgorithm::kGjk, c, &tally);
+    CheckDepth(a, b, depth, size, GetParam(), true, c, &tally);
     if (HasFatalFailure())
       return;
   }
@@ -464,7 +463,7 @@ TEST_P(PolytopeDepth, HullsMatchSeparatingAxes) {
     const double depth = ref::MinOverlap(a.View(), b.View(), axes);
     if (std::fabs(depth) < 1e-7)
       continue;
-    CheckDepth(a, b, depth, 0.1, GetParam(), GetParam() == CcdAlgorithm::kGjk, c, &tally);
+    CheckDepth(a, b, depth, 0.1, GetParam(), true, c, &tally);
     if (HasFatalFailure())
       return;
   }
