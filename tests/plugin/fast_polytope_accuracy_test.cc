@@ -159,8 +159,8 @@ TEST_P(FastPolytopeAccuracyTest, ExactDepthAndNoMissedContact) {
                                   : m->geom_rbound[c.geom1],
                  m->geom_rbound[c.geom2]);
 
-    for (int k = 0; k < 2; ++k) {
-      // Fresh views per solve, as the plugin makes them per call.
+    // Fresh mesh views and tight settings per solve, as the plugin makes them per call.
+    const auto fresh = [&](collision::CcdAlgorithm algorithm) {
       if (t1 == mjGEOM_MESH) {
         mesh_a = FastView(m, c.geom1, fields[m->geom_dataid[c.geom1]]);
         a.view.mesh = &mesh_a;
@@ -170,7 +170,12 @@ TEST_P(FastPolytopeAccuracyTest, ExactDepthAndNoMissedContact) {
       collision::ConvexSettings settings;
       settings.tolerance = 1e-10;
       settings.max_iterations = 100;
-      settings.algorithm = algorithms[k];
+      settings.algorithm = algorithm;
+      return settings;
+    };
+
+    for (int k = 0; k < 2; ++k) {
+      const collision::ConvexSettings settings = fresh(algorithms[k]);
       collision::ConvexHit hit;
       collision::ConvexCounters counters;
       const bool touching = collision::convex::Solve(a, b, settings, c.margin, &hit, &counters);
@@ -194,15 +199,7 @@ TEST_P(FastPolytopeAccuracyTest, ExactDepthAndNoMissedContact) {
     }
 
     // The whole patch (ccd auto): no contact deeper than the overlap along its normal.
-    if (t1 == mjGEOM_MESH) {
-      mesh_a = FastView(m, c.geom1, fields[m->geom_dataid[c.geom1]]);
-      a.view.mesh = &mesh_a;
-    }
-    mesh_b = FastView(m, c.geom2, fields[m->geom_dataid[c.geom2]]);
-    b.view.mesh = &mesh_b;
-    collision::ConvexSettings settings;
-    settings.tolerance = 1e-10;
-    settings.max_iterations = 100;
+    const collision::ConvexSettings settings = fresh(collision::CcdAlgorithm::kAuto);
     collision::Contact contacts[4];
     collision::ConvexCounters counters;
     const int n = collision::CollideConvex(a, b, settings, c.margin, contacts, 4, &counters);
