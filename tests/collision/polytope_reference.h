@@ -74,7 +74,7 @@ inline Polytope BoxPolytope(const double* e) {
       p.normals.push_back(n);  // face 2 * axis + (sign > 0)
     }
   }
-  // Corners i and i | bit differ along axis `bit`; their edge joins the faces of the other two
+  // Corners i and i | (1 << axis) differ along `axis`; their edge joins the faces of the other two
   // axes on the sides the corner lies on.
   for (int i = 0; i < 8; ++i) {
     for (int axis = 0; axis < 3; ++axis) {
@@ -127,15 +127,10 @@ inline bool ArcsCross(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d
 // The penetration depth of A and B (> 0: overlapping; otherwise minus the largest gap along the
 // candidate axes): the least overlap over the face normals of both and the crossing edge pairs'
 // axes. `all_edge_pairs` skips the Gauss-map pruning (the reference's own check, on small hulls).
-// *axes_tested (optional) receives the number of axes evaluated.
 inline double PolytopeDepth(const PlacedPolytope& a, const PlacedPolytope& b,
-                            bool all_edge_pairs = false, long* axes_tested = nullptr) {
+                            bool all_edge_pairs = false) {
   double best = 1e300;
-  long tested = 0;
-  const auto consider = [&](const Vec3& n) {
-    best = std::min(best, BruteOverlap(a, b, n));
-    ++tested;
-  };
+  const auto consider = [&](const Vec3& n) { best = std::min(best, BruteOverlap(a, b, n)); };
   for (const Vec3& n : a.normals)
     consider(n);
   for (const Vec3& n : b.normals)
@@ -155,8 +150,6 @@ inline double PolytopeDepth(const PlacedPolytope& a, const PlacedPolytope& b,
       consider(-axis);
     }
   }
-  if (axes_tested != nullptr)
-    *axes_tested = tested;
   return best;
 }
 
