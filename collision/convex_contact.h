@@ -170,30 +170,14 @@ struct FaceAxis {
   double overlap = 0;
 };
 
-// Step 3(b): true when no frame axis of a flat-featured geom shows a shallower exit than MPR's
-// and the origin projects inside MPR's final portal. *smallest receives the axis of least
-// overlap below MPR's depth, if any.
-MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, const MprResult& r,
-                                   double tolerance, FaceAxis* smallest) {
-  const bool flat = HasFlatFeatures(a.type) || HasFlatFeatures(b.type);
-  bool minimal = !(flat && r.barycentric_min < -1e-9);
-  const ConvexGeom* geoms[2] = {&a, &b};
-  for (const ConvexGeom* g : geoms) {
-    if (!HasFlatFeatures(g->type) || g->type == ShapeType::kMesh)
-      continue;
-    for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
-      Vec3 axis = Column(g->view.mat, k);
-      if (Dot(axis, r.normal) < 0)
-        axis = -axis;
-      const double overlap = OverlapAlong(a, b, axis);
-      if (overlap < r.depth - tolerance) {
-        minimal = false;
-        if (smallest->owner == nullptr || overlap < smallest->overlap)
-          *smallest = {g, k, axis, overlap};
-      }
-    }
-  }
-  return minimal;
+// Curved geoms (ellipsoid, cylinder) in the pair: EPA's polytope creeps over their surfaces, so
+// MPR along the best normal refines instead (RefineAlongNormal).
+MJP_HD inline bool HasCurvedSurface(const ConvexGeom& a, const ConvexGeom& b) {
+  const auto curved = [](ShapeType t) {
+    return t == ShapeType::kEllipsoid || t == ShapeType::kCylinder || t == ShapeType::kSphere ||
+           t == ShapeType::kCapsule;
+  };
+  return curved(a.type) || curved(b.type);
 }
 
 // Step 3(b) for polytope pairs: whether MPR's final tetrahedron proves its depth minimal. The
@@ -215,6 +199,35 @@ MJP_HD inline bool TetrahedronProvesDepth(const MprResult& r, double tolerance) 
       return false;
   }
   return true;
+}
+
+// Step 3(b): true when no frame axis of a flat-featured geom shows a shallower exit than MPR's,
+// the origin projects inside MPR's final portal, and, for a pair of polytopes, MPR's final
+// tetrahedron proves the depth. *smallest receives the axis of least overlap below MPR's depth,
+// if any.
+MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, const MprResult& r,
+                                   double tolerance, FaceAxis* smallest) {
+  const bool flat = HasFlatFeatures(a.type) || HasFlatFeatures(b.type);
+  bool minimal = !(flat && r.barycentric_min < -1e-9);
+  if (!HasCurvedSurface(a, b) && r.has_tetrahedron && !TetrahedronProvesDepth(r, tolerance))
+    minimal = false;
+  const ConvexGeom* geoms[2] = {&a, &b};
+  for (const ConvexGeom* g : geoms) {
+    if (!HasFlatFeatures(g->type) || g->type == ShapeType::kMesh)
+      continue;
+    for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
+      Vec3 axis = Column(g->view.mat, k);
+      if (Dot(axis, r.normal) < 0)
+        axis = -axis;
+      const double overlap = OverlapAlong(a, b, axis);
+      if (overlap < r.depth - tolerance) {
+        minimal = false;
+        if (smallest->owner == nullptr || overlap < smallest->overlap)
+          *smallest = {g, k, axis, overlap};
+      }
+    }
+  }
+  return minimal;
 }
 
 // The face shortcut (step 0 and step 3(b)): the contact is that of the axis's box face or
@@ -290,16 +303,6 @@ MJP_HD inline int FaceFirst(const ConvexGeom& a, const ConvexGeom& b, double mar
   if (best.overlap > kDeepContact * SmallerScale(a, b))
     return -1;
   return FaceContact(a, b, best, hit) ? 1 : -1;
-}
-
-// Curved geoms (ellipsoid, cylinder) in the pair: EPA's polytope creeps over their surfaces, so
-// MPR along the best normal refines instead (RefineAlongNormal).
-MJP_HD inline bool HasCurvedSurface(const ConvexGeom& a, const ConvexGeom& b) {
-  const auto curved = [](ShapeType t) {
-    return t == ShapeType::kEllipsoid || t == ShapeType::kCylinder || t == ShapeType::kSphere ||
-           t == ShapeType::kCapsule;
-  };
-  return curved(a.type) || curved(b.type);
 }
 
 // Rounds of MPR along the best normal so far (RefineAlongNormal): until a round gains less than
@@ -560,9 +563,7 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
     } else if (r.depth > kDeepContact * convex::SmallerScale(a, b)) {
       refine = true;
       ++counters->epa_deep;
-    } else if (!PortalIsMinimal(a, b, r, s.tolerance, &smallest) ||
-               (!convex::HasCurvedSurface(a, b) && r.has_tetrahedron &&
-                !TetrahedronProvesDepth(r, s.tolerance))) {
+    } else if (!PortalIsMinimal(a, b, r, s.tolerance, &smallest)) {
       if (convex::FaceContact(a, b, smallest, hit)) {
         ++counters->face;
         return true;

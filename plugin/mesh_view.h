@@ -20,6 +20,17 @@ inline collision::MeshView MeshViewOf(const mjModel* m, int g) {
           graphadr >= 0 && nvert >= kHillclimbMinVertices, m->geom_rbound[g]};
 }
 
+// Vertex count of mesh `id`'s largest polygon (MuJoCo's merged coplanar hull faces; 0 without
+// polygons): how far fast mode's contact patch walks the hull (MeshView::feature_walk).
+inline int LargestPolygon(const mjModel* m, int id) {
+  int largest = 0;
+  for (int k = 0; k < m->mesh_polynum[id]; ++k) {
+    const int count = m->mesh_polyvertnum[m->mesh_polyadr[id] + k];
+    largest = count > largest ? count : largest;
+  }
+  return largest;
+}
+
 // Mesh geom g as MuJoCo 3.12's native convex path reads it: the hull graph and its 27 start
 // vertices when support climbs (graph compiled, >= 10 vertices), and the hull polygons.
 inline collision::NativeMesh NativeMeshOf(const mjModel* m, int g) {

@@ -34,10 +34,7 @@ ModelSupportFields::ModelSupportFields(const mjModel* m, int res)
   for (int id = 0; id < m->nmesh; ++id) {
     if (m->mesh_graphadr[id] >= 0)
       warm_cos2_[id] = collision::support_field::WarmConeCos2(m->mesh_graph[m->mesh_graphadr[id]]);
-    for (int k = 0; k < m->mesh_polynum[id]; ++k) {
-      const int count = m->mesh_polyvertnum[m->mesh_polyadr[id] + k];
-      feature_walk_[id] = count > feature_walk_[id] ? count : feature_walk_[id];
-    }
+    feature_walk_[id] = LargestPolygon(m, id);
   }
   // Only meshes that some mesh geom uses, and that are large enough to profit.
   std::vector<int> first_geom(m->nmesh, -1);

@@ -71,15 +71,13 @@ Polytope MeshPolytope(const mjModel* m, int g) {
 // hull size, feature walks up to its largest polygon.
 collision::MeshView FastView(const mjModel* m, int g, const std::vector<std::int32_t>& field) {
   collision::MeshView mesh = MeshViewOf(m, g);
-  const int id = m->geom_dataid[g];
   mesh.warm_start = true;
   mesh.warm_cos2 = collision::support_field::WarmConeCos2(mesh.graph[0]);
   if (!field.empty()) {
     mesh.field = field.data();
     mesh.field_res = 180;
   }
-  for (int k = 0; k < m->mesh_polynum[id]; ++k)
-    mesh.feature_walk = std::max(mesh.feature_walk, m->mesh_polyvertnum[m->mesh_polyadr[id] + k]);
+  mesh.feature_walk = LargestPolygon(m, m->geom_dataid[g]);
   return mesh;
 }
 
