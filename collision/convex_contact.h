@@ -37,11 +37,12 @@
 //        (b) MPR's portal is not the minimal one: with a flat-featured geom in the pair, the
 //            origin's projection on the final portal falls outside it (on curved pairs the
 //            portal shrinks around the hit point and this says nothing); for a pair of
-//            polytopes (boxes, meshes), MPR's final tetrahedron does not prove its depth
-//            minimal (TetrahedronProvesDepth: a side face nearer the origin than the portal;
-//            near an edge of M the ray can leave through the farther of two faces whose
-//            planes both pass within the projection, up to 37° off the minimal normal on
-//            bench-fast's resting poses before this check); or for a box (its
+//            polytopes (boxes, meshes), neither MPR's final tetrahedron nor its hull with the
+//            points of ∂M that MPR left behind proves its depth minimal (TetrahedronProvesDepth,
+//            HullProvesDepth: a face of that polytope nearer the origin than the portal; near an
+//            edge of M the ray can leave through the farther of two faces whose planes both pass
+//            within the projection, up to 37° off the minimal normal on bench-fast's resting
+//            poses before this check; EPA then goes on from the hull); or for a box (its
 //            three frame axes) or a cylinder (its axis; a mesh's frame axes are its principal
 //            axes of inertia, not face normals, so meshes rely on the portal test), the overlap of
 //            the two geoms along an axis (two support calls, oriented like MPR's normal) is smaller
@@ -128,6 +129,7 @@ struct ConvexCounters {
   long axis_hint = 0;        // calls ended by the caller's separating axis from an earlier call
   long shallower_exit = 0;   // cylinder–box: the exact search's exit shallower than MPR's answer
   long uncertified = 0;      // Newton's minimum deeper than certified: the general solvers ran too
+  long hull_proof = 0;       // polytope pairs: MPR's depth proved by its points' hull, not EPA
 };
 
 // One solved contact: signed distance, unit normal from A to B, witness points.
@@ -201,16 +203,40 @@ MJP_HD inline bool TetrahedronProvesDepth(const MprResult& r, double tolerance) 
   return true;
 }
 
+// The same proof from a larger polytope, when the tetrahedron's is not enough (a side face
+// (v0, vi, vj) is nearer than the portal whenever the origin projects closer than about the depth
+// to the portal's edge vi vj, common on hulls of many small faces): the tetrahedron grown by the
+// points of ∂M that MPR left behind (MprHistory). Those surround the final portal, so the faces
+// that replace the side faces run from the portal's edges to points of ∂M beside it, nearly along
+// ∂M, instead of down to v0. No support query is made. *hull receives the polytope (or nvert = 0
+// when it could not be started), from which EPA goes on when it proves nothing.
+MJP_HD inline bool HullProvesDepth(const MprResult& r, const MprHistory& history,
+                                   epa::Polytope* hull, double tolerance) {
+  hull->nvert = 0;
+  if (!epa::Begin(hull, r.tetrahedron, tolerance)) {
+    hull->nvert = 0;
+    return false;
+  }
+  return epa::ProveDepth(hull, history.point, history.size(), r.depth, tolerance);
+}
+
 // Step 3(b): true when no frame axis of a flat-featured geom shows a shallower exit than MPR's,
 // the origin projects inside MPR's final portal, and, for a pair of polytopes, MPR's final
-// tetrahedron proves the depth. *smallest receives the axis of least overlap below MPR's depth,
-// if any.
+// tetrahedron (or, with `history`, its hull with MPR's other points) proves the depth. *smallest
+// receives the axis of least overlap below MPR's depth, if any; *hull the polytope of a hull
+// proof that was tried (nvert = 0 when none was).
 MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, const MprResult& r,
-                                   double tolerance, FaceAxis* smallest) {
+                                   double tolerance, FaceAxis* smallest,
+                                   const MprHistory* history = nullptr,
+                                   epa::Polytope* hull = nullptr) {
   const bool flat = HasFlatFeatures(a.type) || HasFlatFeatures(b.type);
   bool minimal = !(flat && r.barycentric_min < -1e-9);
-  if (!HasCurvedSurface(a, b) && r.has_tetrahedron && !TetrahedronProvesDepth(r, tolerance))
-    minimal = false;
+  if (hull != nullptr)
+    hull->nvert = 0;
+  if (minimal && !HasCurvedSurface(a, b) && r.has_tetrahedron &&
+      !TetrahedronProvesDepth(r, tolerance)) {
+    minimal = history != nullptr && HullProvesDepth(r, *history, hull, tolerance);
+  }
   const ConvexGeom* geoms[2] = {&a, &b};
   for (const ConvexGeom* g : geoms) {
     if (!HasFlatFeatures(g->type) || g->type == ShapeType::kMesh)
@@ -514,6 +540,12 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
   }
   GjkResult g;  // step 1's GJK, when it ran: its enclosing simplex can seed EPA later
   bool gjk_ran = false;
+  // One polytope for every EPA run and step 3(b)'s hull proof (which EPA then goes on from).
+  epa::Polytope poly;
+  const auto epa_from = [&](const MinkowskiVertex start[4]) {
+    return epa::Begin(&poly, start, s.tolerance) ? EpaPenetration(a, b, &poly, it, s.tolerance)
+                                                 : EpaResult();
+  };
   // ccd = auto proves overlap with MPR first and asks GJK for the distance only when MPR finds
   // the geoms apart: an overlapping pair (most pairs with a margin in a settled scene) then
   // pays no GJK run up to its enclosing simplex. The answers are step 1's either way: GJK's
@@ -531,7 +563,7 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
     // shallower of the two.
     if (s.algorithm == CcdAlgorithm::kGjk && g.status == GjkStatus::kOverlap && g.simplex.n == 4) {
       ++counters->epa;
-      const EpaResult e = EpaPenetration(a, b, g.simplex.p, it, s.tolerance);
+      const EpaResult e = epa_from(g.simplex.p);
       if (e.ok && e.converged) {
         *hit = EpaHit(a, b, e);
         return true;
@@ -540,7 +572,11 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
   }
 
   ++counters->mpr;
-  const MprResult r = MprPenetration(a, b, it, s.tolerance);
+  // Polytope pairs under auto keep MPR's other points for step 3(b)'s hull proof.
+  const bool polytopes = s.algorithm == CcdAlgorithm::kAuto && !convex::HasCurvedSurface(a, b);
+  MprHistory history;
+  const MprResult r =
+      MprPenetration(a, b, it, s.tolerance, nullptr, 0, polytopes ? &history : nullptr);
   if (!r.hit) {
     if (separating != nullptr)
       *separating = r.separating;
@@ -556,6 +592,7 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
   }
   bool refine = s.algorithm == CcdAlgorithm::kGjk;
   convex::FaceAxis smallest;
+  poly.nvert = 0;  // no hull proof tried yet
   if (s.algorithm == CcdAlgorithm::kAuto) {
     if (!r.converged) {
       refine = true;
@@ -563,7 +600,10 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
     } else if (r.depth > kDeepContact * convex::SmallerScale(a, b)) {
       refine = true;
       ++counters->epa_deep;
-    } else if (!PortalIsMinimal(a, b, r, s.tolerance, &smallest)) {
+    } else if (PortalIsMinimal(a, b, r, s.tolerance, &smallest, polytopes ? &history : nullptr,
+                               &poly)) {
+      counters->hull_proof += poly.nvert > 0;
+    } else {
       if (convex::FaceContact(a, b, smallest, hit)) {
         ++counters->face;
         return true;
@@ -580,11 +620,12 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
     }
   }
   if (refine) {
-    // Polytope pairs: EPA straight from MPR's tetrahedron, when it converges from there.
-    if (s.algorithm == CcdAlgorithm::kAuto && !convex::HasCurvedSurface(a, b) &&
-        r.has_tetrahedron && !gjk_ran) {
+    // Polytope pairs: EPA straight from step 3(b)'s hull or MPR's tetrahedron, when it
+    // converges from there.
+    if (polytopes && r.has_tetrahedron && !gjk_ran) {
       ++counters->epa;
-      const EpaResult e = EpaPenetration(a, b, r.tetrahedron, it, s.tolerance);
+      const EpaResult e =
+          poly.nvert > 0 ? EpaPenetration(a, b, &poly, it, s.tolerance) : epa_from(r.tetrahedron);
       if (e.ok && e.converged) {
         *hit = EpaHit(a, b, e);
         return true;
@@ -606,7 +647,7 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
     ConvexHit answer = HitOf(r.depth, r.normal, r.on_a, r.on_b);
     if (start != nullptr) {
       ++counters->epa;
-      const EpaResult e = EpaPenetration(a, b, start, it, s.tolerance);
+      const EpaResult e = epa_from(start);
       if (e.ok) {
         const ConvexHit refined = EpaHit(a, b, e);
         if (e.converged || refined.dist > -r.depth)

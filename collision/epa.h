@@ -116,8 +116,10 @@ MJP_HD inline int ClosestFace(const Polytope& poly) {
 // `near` across shared edges, are removed and their rim is joined to w by a fan of new faces,
 // linked to each other and to the kept faces. False, with the polytope unchanged, when there is
 // no room, the rim is not one simple loop, a new face is degenerate or one lies nearer the origin
-// than `near` (rounding broke the polytope's convexity).
-MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, double tolerance) {
+// than `floor` less the tolerance (the nearest face's distance: a polytope that grew holds the
+// ball it held, so only rounding that broke its convexity brings a face nearer).
+MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, double floor,
+                          double tolerance) {
   if (poly->nvert == kEpaMaxVertices)
     return false;
   // The patch of faces seeing w, grown from `near` (each face is pushed once).
@@ -191,7 +193,7 @@ MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, do
   Face added[kEpaMaxFaces];
   for (int k = 0; k < nrim; ++k) {
     if (!MakeFace(*poly, rim[k].from, rim[k].to, wi, &added[k]) ||
-        added[k].dist < poly->face[near].dist - tolerance)
+        added[k].dist < floor - tolerance)
       return false;
     // Edge 0 faces the kept face, edge 1 (to, w) the next new face, edge 2 (w, from) the last.
     added[k].adj[0] = rim[k].outside;
@@ -216,60 +218,107 @@ MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, do
   return true;
 }
 
-}  // namespace epa
-
-// Penetration of overlapping geoms a and b from the tetrahedron `start` (which must enclose the
-// origin). max_iterations caps the expansion; tolerance is the stopping distance.
-MJP_HD inline EpaResult EpaPenetration(const ConvexGeom& a, const ConvexGeom& b,
-                                       const MinkowskiVertex start[4], int max_iterations,
-                                       double tolerance) {
-  using epa::Face;
-  EpaResult result;
-  epa::Polytope poly;
+// The tetrahedron `start` as a linked polytope, each face wound outward; false when it is flat
+// or the origin lies outside it (by more than the tolerance).
+MJP_HD inline bool Begin(Polytope* poly, const MinkowskiVertex start[4], double tolerance) {
   for (int i = 0; i < 4; ++i)
-    poly.vert[i] = start[i];
-  poly.nvert = 4;
-
-  // Tetrahedron faces, wound so that each normal points away from the opposite vertex.
+    poly->vert[i] = start[i];
+  poly->nvert = 4;
+  poly->nface = 0;
+  // Faces wound so that each normal points away from the opposite vertex.
   constexpr int kFaces[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
   for (const auto& f : kFaces) {
     Face face;
-    if (!epa::MakeFace(poly, f[0], f[1], f[2], &face))
-      return result;
-    if (Dot(face.normal, poly.vert[f[3]].v) > face.dist) {
-      if (!epa::MakeFace(poly, f[0], f[2], f[1], &face))
-        return result;
+    if (!MakeFace(*poly, f[0], f[1], f[2], &face))
+      return false;
+    if (Dot(face.normal, poly->vert[f[3]].v) > face.dist) {
+      if (!MakeFace(*poly, f[0], f[2], f[1], &face))
+        return false;
     }
     if (face.dist < -tolerance)
-      return result;  // the origin is outside the start tetrahedron
-    poly.face[poly.nface++] = face;
+      return false;
+    poly->face[poly->nface++] = face;
   }
-  if (!epa::LinkFaces(&poly))
-    return result;
+  return LinkFaces(poly);
+}
 
+// Whether the polytope proves `depth` minimal within the tolerance, growing it by known points of
+// M (no support query) while it does not: the polytope lies in M and holds the origin, so M holds
+// the ball around the origin out to its nearest face; once that face is at depth − tolerance
+// or beyond, no exit from M is shallower. While the nearest face is nearer, the known point
+// farthest beyond it (by more than the tolerance) is added through it, as EPA would add the
+// support point along its normal. False when no known point is beyond the nearest face or Expand
+// refuses one; the polytope then stays as grown, a start for EPA. Each point is added at most
+// once (count <= 32).
+MJP_HD inline bool ProveDepth(Polytope* poly, const MinkowskiVertex* points, int count,
+                              double depth, double tolerance) {
+  if (count > 32)
+    count = 32;
+  unsigned used = 0;
+  for (int step = 0; step <= count; ++step) {
+    const int near = ClosestFace(*poly);
+    const Face& face = poly->face[near];
+    if (face.dist >= depth - tolerance)
+      return true;
+    int best = -1;
+    double beyond = tolerance;
+    for (int k = 0; k < count; ++k) {
+      const double height = Dot(face.normal, points[k].v) - face.dist;
+      if (!(used >> k & 1u) && height > beyond) {
+        beyond = height;
+        best = k;
+      }
+    }
+    if (best < 0 || !Expand(poly, near, points[best], face.dist, tolerance))
+      return false;
+    used |= 1u << best;
+  }
+  return false;
+}
+
+}  // namespace epa
+
+// Penetration of overlapping geoms a and b from the polytope `poly` (inside M, around the
+// origin; it grows in place). max_iterations caps the expansion; tolerance is the stopping
+// distance.
+MJP_HD inline EpaResult EpaPenetration(const ConvexGeom& a, const ConvexGeom& b,
+                                       epa::Polytope* poly, int max_iterations, double tolerance) {
+  using epa::Face;
+  EpaResult result;
   for (result.iterations = 0; result.iterations < max_iterations; ++result.iterations) {
-    const int near = epa::ClosestFace(poly);
-    const Face& face = poly.face[near];
+    const int near = epa::ClosestFace(*poly);
+    const Face& face = poly->face[near];
     const MinkowskiVertex w = MinkowskiSupport(a, b, face.normal);
     if (Dot(w.v, face.normal) - face.dist <= tolerance) {
       result.converged = true;
       break;
     }
-    if (!epa::Expand(&poly, near, w, tolerance))
+    if (!epa::Expand(poly, near, w, face.dist, tolerance))
       break;
   }
 
   // Depth, normal and witness points from the closest face: barycentric coordinates of the
   // origin's projection δ n on it.
-  const Face& face = poly.face[epa::ClosestFace(poly)];
-  const TriangleWitness witness = WitnessOnTriangle(poly.vert[face.v[0]], poly.vert[face.v[1]],
-                                                    poly.vert[face.v[2]], face.normal * face.dist);
+  const Face& face = poly->face[epa::ClosestFace(*poly)];
+  const TriangleWitness witness = WitnessOnTriangle(poly->vert[face.v[0]], poly->vert[face.v[1]],
+                                                    poly->vert[face.v[2]], face.normal * face.dist);
   result.ok = true;
   result.depth = face.dist;
   result.normal = face.normal;
   result.on_a = witness.on_a;
   result.on_b = witness.on_b;
   return result;
+}
+
+// The same from the tetrahedron `start` (which must enclose the origin); not ok when it is
+// degenerate or does not.
+MJP_HD inline EpaResult EpaPenetration(const ConvexGeom& a, const ConvexGeom& b,
+                                       const MinkowskiVertex start[4], int max_iterations,
+                                       double tolerance) {
+  epa::Polytope poly;
+  if (!epa::Begin(&poly, start, tolerance))
+    return EpaResult();
+  return EpaPenetration(a, b, &poly, max_iterations, tolerance);
 }
 
 }  // namespace mjportal::collision

@@ -48,6 +48,24 @@ struct MprResult {
   MinkowskiVertex apart[4];
 };
 
+// The points of M that MPR met and left behind, for a caller that wants more than the final
+// tetrahedron: each vertex a portal (or a discovery triangle) dropped, and the last support point
+// of a converged refinement. All lie on ∂M around the final portal, the latest nearest it, so
+// their hull with the tetrahedron hugs ∂M there (HullProvesDepth, EPA's start). A ring: the
+// kMprHistory latest are kept.
+constexpr int kMprHistory = 16;
+
+struct MprHistory {
+  MinkowskiVertex point[kMprHistory];
+  int count = 0;  // points met; the ring holds the last min(count, kMprHistory)
+
+  MJP_HD void Add(const MinkowskiVertex& v) {
+    point[count % kMprHistory] = v;
+    ++count;
+  }
+  MJP_HD int size() const { return count < kMprHistory ? count : kMprHistory; }
+};
+
 // Penetration of geoms a and b (see the outline). max_iterations caps each phase; tolerance is
 // the refinement's stopping distance.
 //
@@ -56,9 +74,11 @@ struct MprResult {
 // distance to M's boundary). Along a contact normal the ray leaves M where that normal is
 // nearly M's own, which removes the centre ray's slant from the depth; the result then has no
 // tetrahedron (v0 is no point of A − B's sampled vertices).
+//
+// With `history`, the points MPR leaves behind are kept there (MprHistory).
 MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b, int max_iterations,
                                        double tolerance, const Vec3* ray = nullptr,
-                                       double inset = 0) {
+                                       double inset = 0, MprHistory* history = nullptr) {
   using Vertex = MinkowskiVertex;
   MprResult result;
 
@@ -127,9 +147,13 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
       return miss(n, points, 3);
     }
     if (Dot(Cross(v1.v, v3.v), v0.v) < 0) {
+      if (history != nullptr)
+        history->Add(v2);
       v2 = v3;  // origin outside the face (v0, v1, v3)
       n = Cross(v1.v - v0.v, v3.v - v0.v);
     } else if (Dot(Cross(v3.v, v2.v), v0.v) < 0) {
+      if (history != nullptr)
+        history->Add(v1);
       v1 = v3;  // origin outside the face (v0, v3, v2)
       n = Cross(v3.v - v0.v, v2.v - v0.v);
     } else {
@@ -156,20 +180,27 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
     }
     if (Dot(v4.v - v1.v, n) <= tolerance * length) {
       result.converged = true;
+      if (history != nullptr)
+        history->Add(v4);
       break;
     }
     // Keep the ray inside the new portal: v4 replaces one vertex.
     const Vec3 c = Cross(v4.v, v0.v);
+    const auto replace = [&](Vertex& slot) {
+      if (history != nullptr)
+        history->Add(slot);
+      slot = v4;
+    };
     if (Dot(v1.v, c) > 0) {
       if (Dot(v2.v, c) > 0) {
-        v1 = v4;
+        replace(v1);
       } else {
-        v3 = v4;
+        replace(v3);
       }
     } else if (Dot(v3.v, c) > 0) {
-      v2 = v4;
+      replace(v2);
     } else {
-      v1 = v4;
+      replace(v1);
     }
   }
 

@@ -44,6 +44,7 @@ inline constexpr SolverCounter kSolverCounters[] = {
     {"axis_hint", &collision::ConvexCounters::axis_hint},
     {"shallower_exit", &collision::ConvexCounters::shallower_exit},
     {"uncertified", &collision::ConvexCounters::uncertified},
+    {"hull_proof", &collision::ConvexCounters::hull_proof},
 };
 static_assert(sizeof(kSolverCounters) / sizeof(kSolverCounters[0]) == kSolverCounterCount,
               "MJPORTAL_SOLVER_COUNTERS must match the counter table");

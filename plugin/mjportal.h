@@ -49,10 +49,11 @@ MJPORTAL_API int mjportal_pairCounts(const mjModel* m, const mjData* d, long lon
  * instead or, on curved pairs, by MPR re-run along the best normal, Newton runs on
  * sphere/ellipsoid pairs, calls ended by a separating axis from the pair's previous call, and
  * cylinder–box answers replaced by a shallower exit, and Newton minima deeper than it certifies
- * (the general solvers then ran as well). Writes MJPORTAL_SOLVER_COUNTERS
+ * (the general solvers then ran as well), and polytope pairs whose depth the hull of MPR's
+ * points proved when its final tetrahedron did not (no EPA). Writes MJPORTAL_SOLVER_COUNTERS
  * values in that order (names: mjportal_solverCounterName) and returns their number, or -1 when d
  * has no instance or counting is off. */
-#define MJPORTAL_SOLVER_COUNTERS 16
+#define MJPORTAL_SOLVER_COUNTERS 17
 MJPORTAL_API int mjportal_solverCounts(const mjModel* m, const mjData* d, long long* counts);
 MJPORTAL_API const char* mjportal_solverCounterName(int i);
 

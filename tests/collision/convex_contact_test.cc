@@ -474,6 +474,76 @@ TEST_P(PolytopeDepth, HullsMatchSeparatingAxes) {
 INSTANTIATE_TEST_SUITE_P(Algorithms, PolytopeDepth,
                          ::testing::Values(CcdAlgorithm::kAuto, CcdAlgorithm::kGjk));
 
+// A convex point cloud of n points on a sphere of radius r (every point a hull vertex, faces of
+// about the same size: the many-small-faces hulls where MPR's tetrahedron proves least).
+OwnedGeom RoundHull(RandomGeometry& s, int n, double r) {
+  OwnedGeom g = RandomHull(s, 4, r, 0.4);
+  g.vert.clear();
+  for (int i = 0; i < n; ++i) {
+    const Vec3 p = s.Direction() * r;
+    g.vert.insert(g.vert.end(), {float(p.x), float(p.y), float(p.z)});
+  }
+  return g;
+}
+
+// Step 3(b)'s proofs for pairs of polytopes (TetrahedronProvesDepth, then HullProvesDepth from
+// the points MPR left behind) on resting round hulls, against brute-force separating axes: a
+// proof never holds where MPR's depth exceeds the exact one, and the hull proves most of the
+// depths the tetrahedron left open. Where neither proves, EPA goes on from the grown hull to the
+// exact depth. Some poses must have MPR's depth wrong (or the first check could not fail).
+TEST(PolytopeProof, ProvesOnlyMinimalDepthsAndEpaGoesOnFromTheHull) {
+  RandomGeometry s(1009);
+  const double tolerance = 1e-10;
+  long open = 0, hull_proofs = 0, wrong = 0, epa_runs = 0;
+  const long cases = std::max(1L, Cases() / 40);
+  for (long c = 0; c < cases; ++c) {
+    OwnedGeom a = RoundHull(s, 24 + c % 41, 0.3);
+    OwnedGeom b = RoundHull(s, 24 + (c / 41) % 41, 0.3);
+    // Resting: touching along a random direction, then pushed in by up to 5% of the radius.
+    const Vec3 d = s.Direction();
+    double lo = 0, hi = 2;
+    for (int k = 0; k < 60; ++k) {
+      const double mid = 0.5 * (lo + hi);
+      Store3(b.pos, Load3(a.pos) + d * mid);
+      const bool overlap =
+          GjkDistance(a.View(), b.View(), 200, 1e-13, 1e300).status == GjkStatus::kOverlap;
+      (overlap ? lo : hi) = mid;
+    }
+    Store3(b.pos, Load3(a.pos) + d * (lo - s.Uniform(1e-4, 0.05) * 0.3));
+    MprHistory history;
+    const MprResult r = MprPenetration(a.View(), b.View(), 100, tolerance, nullptr, 0, &history);
+    if (!r.hit || !r.converged || !r.has_tetrahedron)
+      continue;
+    const auto axes = ref::HullAxes(ref::BruteForceHull(a.Points()), a.mat,
+                                    ref::BruteForceHull(b.Points()), b.mat);
+    const double exact = ref::MinOverlap(a.View(), b.View(), axes);
+    const bool minimal = r.depth <= exact + 1e-9;
+    wrong += !minimal;
+    if (convex::TetrahedronProvesDepth(r, tolerance)) {
+      ASSERT_TRUE(minimal) << "tetrahedron proved MPR's depth " << r.depth << ", exact " << exact
+                           << Repro(a, b, 0);
+      continue;
+    }
+    ++open;
+    epa::Polytope hull;
+    if (convex::HullProvesDepth(r, history, &hull, tolerance)) {
+      ASSERT_TRUE(minimal) << "hull proved MPR's depth " << r.depth << ", exact " << exact
+                           << Repro(a, b, 0);
+      ++hull_proofs;
+      continue;
+    }
+    ASSERT_GT(hull.nvert, 0) << Repro(a, b, 0);
+    const EpaResult e = EpaPenetration(a.View(), b.View(), &hull, 100, tolerance);
+    ++epa_runs;
+    ASSERT_TRUE(e.ok && e.converged) << Repro(a, b, 0);
+    EXPECT_NEAR(e.depth, exact, 1e-9) << Repro(a, b, 0);
+  }
+  EXPECT_GT(wrong, 0) << "no pose with MPR's depth above the exact one";
+  EXPECT_GT(open, cases / 10);
+  EXPECT_GT(hull_proofs, open / 2) << "open " << open;
+  EXPECT_GT(epa_runs, 0);
+}
+
 // Curved shapes: no finite axis set is exact, so the reference is a direction sweep refined
 // locally (from its best direction and from the solver's normal). Resting (shallow) contacts must
 // be exact; deep ones keep the verdict and the bounds.
