@@ -330,8 +330,9 @@ TEST(GjkSeed, MprMissPointsGiveTheDistanceInFewerIterations) {
 // ---- Penetration: verdict and minimal depth ------------------------------------------------
 
 // Moves b along a random direction until it just touches a (bisection on GJK's verdict), then
-// pushes it in by up to `fraction` of the smaller size: the shallow contacts of a resting scene.
-void PlaceShallow(RandomGeometry& s, OwnedGeom& a, OwnedGeom& b, double fraction) {
+// pushes it in by a depth drawn from [lo, hi] × scale.
+void PlaceInto(RandomGeometry& s, OwnedGeom& a, OwnedGeom& b, double scale, double lo_fraction,
+               double hi_fraction) {
   const Vec3 d = s.Direction();
   double lo = 0, hi = 4;
   for (int k = 0; k < 60; ++k) {
@@ -341,9 +342,14 @@ void PlaceShallow(RandomGeometry& s, OwnedGeom& a, OwnedGeom& b, double fraction
         GjkDistance(a.View(), b.View(), 200, 1e-13, 1e300).status == GjkStatus::kOverlap;
     (overlap ? lo : hi) = mid;
   }
+  Store3(b.pos, Load3(a.pos) + d * (lo - s.Uniform(lo_fraction, hi_fraction) * scale));
+}
+
+// The shallow contacts of a resting scene: pushed in by up to `fraction` of the smaller size.
+void PlaceShallow(RandomGeometry& s, OwnedGeom& a, OwnedGeom& b, double fraction) {
   const double size =
       std::min(*std::min_element(a.size, a.size + 3), *std::min_element(b.size, b.size + 3));
-  Store3(b.pos, Load3(a.pos) + d * (lo - s.Uniform(0, fraction) * size));
+  PlaceInto(s, a, b, size, 0, fraction);
 }
 
 double SmallestSize(const OwnedGeom& a, const OwnedGeom& b) {
@@ -499,17 +505,7 @@ TEST(PolytopeProof, ProvesOnlyMinimalDepthsAndEpaGoesOnFromTheHull) {
   for (long c = 0; c < cases; ++c) {
     OwnedGeom a = RoundHull(s, 24 + c % 41, 0.3);
     OwnedGeom b = RoundHull(s, 24 + (c / 41) % 41, 0.3);
-    // Resting: touching along a random direction, then pushed in by up to 5% of the radius.
-    const Vec3 d = s.Direction();
-    double lo = 0, hi = 2;
-    for (int k = 0; k < 60; ++k) {
-      const double mid = 0.5 * (lo + hi);
-      Store3(b.pos, Load3(a.pos) + d * mid);
-      const bool overlap =
-          GjkDistance(a.View(), b.View(), 200, 1e-13, 1e300).status == GjkStatus::kOverlap;
-      (overlap ? lo : hi) = mid;
-    }
-    Store3(b.pos, Load3(a.pos) + d * (lo - s.Uniform(1e-4, 0.05) * 0.3));
+    PlaceInto(s, a, b, 0.3, 1e-4, 0.05);  // resting, up to 5% of the radius deep
     MprHistory history;
     const MprResult r = MprPenetration(a.View(), b.View(), 100, tolerance, nullptr, 0, &history);
     if (!r.hit || !r.converged || !r.has_tetrahedron)
