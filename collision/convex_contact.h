@@ -212,7 +212,6 @@ MJP_HD inline bool TetrahedronProvesDepth(const MprResult& r, double tolerance) 
 // when it could not be started), from which EPA goes on when it proves nothing.
 MJP_HD inline bool HullProvesDepth(const MprResult& r, const MprHistory& history,
                                    epa::Polytope* hull, double tolerance) {
-  hull->nvert = 0;
   if (!epa::Begin(hull, r.tetrahedron, tolerance)) {
     hull->nvert = 0;
     return false;
@@ -223,8 +222,8 @@ MJP_HD inline bool HullProvesDepth(const MprResult& r, const MprHistory& history
 // Step 3(b): true when no frame axis of a flat-featured geom shows a shallower exit than MPR's,
 // the origin projects inside MPR's final portal, and, for a pair of polytopes, MPR's final
 // tetrahedron (or, with `history`, its hull with MPR's other points) proves the depth. *smallest
-// receives the axis of least overlap below MPR's depth, if any; *hull the polytope of a hull
-// proof that was tried (nvert = 0 when none was).
+// receives the axis of least overlap below MPR's depth, if any; *hull (given with `history`) the
+// polytope of a hull proof that was tried (nvert = 0 when none was).
 MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, const MprResult& r,
                                    double tolerance, FaceAxis* smallest,
                                    const MprHistory* history = nullptr,
@@ -235,7 +234,8 @@ MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, con
     hull->nvert = 0;
   if (minimal && !HasCurvedSurface(a, b) && r.has_tetrahedron &&
       !TetrahedronProvesDepth(r, tolerance)) {
-    minimal = history != nullptr && HullProvesDepth(r, *history, hull, tolerance);
+    minimal =
+        history != nullptr && hull != nullptr && HullProvesDepth(r, *history, hull, tolerance);
   }
   const ConvexGeom* geoms[2] = {&a, &b};
   for (const ConvexGeom* g : geoms) {

@@ -3,8 +3,9 @@
 // convex geoms, i.e. the point of ∂M closest to the origin for M = A − B.
 //
 // Start from a tetrahedron inside M that encloses the origin (GJK's last simplex or MPR's
-// portal). Repeat: take the face closest to the origin, with outward unit normal n and distance
-// δ; find w = S_M(n). If w·n − δ <= tolerance the face lies on ∂M (within tolerance) and δ is the
+// portal), or from a polytope grown from one (step 3(b)'s hull proof, convex_contact.h). Repeat:
+// take the face closest to the origin, with outward unit normal n and distance δ; find
+// w = S_M(n). If w·n − δ <= tolerance the face lies on ∂M (within tolerance) and δ is the
 // depth. Otherwise w is added: the faces that see w are removed and the hole's rim (the horizon)
 // is joined to w. The polytope stays convex and inside M, so δ only grows towards the depth.
 //
