@@ -82,22 +82,6 @@ MJP_HD inline int EdgeIndex(const Face& f, int from, int to) {
   return -1;
 }
 
-// Links every face's edges to the faces holding them reversed; false when one has none.
-MJP_HD inline bool LinkFaces(Polytope* poly) {
-  for (int f = 0; f < poly->nface; ++f) {
-    Face& face = poly->face[f];
-    for (int e = 0; e < 3; ++e) {
-      for (int g = 0; g < poly->nface && face.adj[e] < 0; ++g) {
-        if (g != f && EdgeIndex(poly->face[g], face.v[(e + 1) % 3], face.v[e]) >= 0)
-          face.adj[e] = g;
-      }
-      if (face.adj[e] < 0)
-        return false;
-    }
-  }
-  return true;
-}
-
 // Whether face f sees point w (w lies strictly outside its plane).
 MJP_HD MJP_INLINE bool Sees(const Polytope& poly, const Face& f, const Vec3& w) {
   return Dot(f.normal, w - poly.vert[f.v[0]].v) > 0;
@@ -123,29 +107,28 @@ MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, do
                           double tolerance) {
   if (poly->nvert == kEpaMaxVertices)
     return false;
-  // The patch of faces seeing w, grown from `near` (each face is pushed once).
+  // The patch of faces seeing w, grown from `near` breadth first (each face is listed once);
+  // the steps below walk this list, not every face.
   bool removed[kEpaMaxFaces] = {};
-  int stack[kEpaMaxFaces];
-  int top = 0;
+  int patch[kEpaMaxFaces];
+  int npatch = 0;
   removed[near] = true;
-  stack[top++] = near;
-  while (top > 0) {
-    const Face& f = poly->face[stack[--top]];
+  patch[npatch++] = near;
+  for (int head = 0; head < npatch; ++head) {
+    const Face& f = poly->face[patch[head]];
     for (int e = 0; e < 3; ++e) {
       const int g = f.adj[e];
       if (!removed[g] && Sees(*poly, poly->face[g], w.v)) {
         removed[g] = true;
-        stack[top++] = g;
+        patch[npatch++] = g;
       }
     }
   }
   // Its rim: the patch's edges whose other face stays.
   RimEdge rim[kEpaMaxFaces];
   int nrim = 0;
-  for (int f = 0; f < poly->nface; ++f) {
-    if (!removed[f])
-      continue;
-    const Face& face = poly->face[f];
+  for (int p = 0; p < npatch; ++p) {
+    const Face& face = poly->face[patch[p]];
     for (int e = 0; e < 3; ++e) {
       if (!removed[face.adj[e]]) {
         // The kept face must hold the edge reversed (it links to the new face through it).
@@ -178,15 +161,18 @@ MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, do
   }
   if (nrim < 3 || rim[nrim - 1].to != rim[0].from)
     return false;
-  // The new faces and their slots: the removed faces' and dead ones first, then the tail.
+  // The new faces and their slots: the removed faces' first, then the tail, then (the tail
+  // full) faces left dead by earlier expansions.
   int slot[kEpaMaxFaces];
   int nslot = 0;
-  for (int f = 0; f < poly->nface && nslot < nrim; ++f) {
-    if (removed[f] || !poly->face[f].alive)
-      slot[nslot++] = f;
-  }
+  for (int p = 0; p < npatch && nslot < nrim; ++p)
+    slot[nslot++] = patch[p];
   for (int f = poly->nface; f < kEpaMaxFaces && nslot < nrim; ++f)
     slot[nslot++] = f;
+  for (int f = 0; f < poly->nface && nslot < nrim; ++f) {
+    if (!removed[f] && !poly->face[f].alive)
+      slot[nslot++] = f;
+  }
   if (nslot < nrim)
     return false;
   const int wi = poly->nvert;
@@ -202,10 +188,8 @@ MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, do
     added[k].adj[2] = slot[(k + nrim - 1) % nrim];
   }
   // Commit: the removed faces die, the kept ones across the rim link to the new faces.
-  for (int f = 0; f < poly->nface; ++f) {
-    if (removed[f])
-      poly->face[f].alive = false;
-  }
+  for (int p = 0; p < npatch; ++p)
+    poly->face[patch[p]].alive = false;
   for (int k = 0; k < nrim; ++k) {
     Face& outside = poly->face[rim[k].outside];
     outside.adj[EdgeIndex(outside, rim[k].to, rim[k].from)] = slot[k];
@@ -238,9 +222,13 @@ MJP_HD inline bool Begin(Polytope* poly, const MinkowskiVertex start[4], double 
     }
     if (face.dist < -tolerance)
       return false;
+    // Edge (v[e], v[e + 1]) is shared with the face without v[e + 2], the one opposite it:
+    // face i is opposite vertex 3 − i (either winding).
+    for (int e = 0; e < 3; ++e)
+      face.adj[e] = 3 - face.v[(e + 2) % 3];
     poly->face[poly->nface++] = face;
   }
-  return LinkFaces(poly);
+  return true;
 }
 
 // Whether the polytope proves `depth` minimal within the tolerance, growing it by known points of

@@ -540,6 +540,72 @@ TEST(PolytopeProof, ProvesOnlyMinimalDepthsAndEpaGoesOnFromTheHull) {
   EXPECT_GT(epa_runs, 0);
 }
 
+// Every live face of `poly` is linked across each edge to a live face holding that edge reversed,
+// and the live faces number 2V − 4 (a closed triangulated sphere, Euler).
+void ExpectClosedAndLinked(const epa::Polytope& poly, const std::string& where) {
+  int live = 0;
+  for (int f = 0; f < poly.nface; ++f) {
+    const epa::Face& face = poly.face[f];
+    if (!face.alive)
+      continue;
+    ++live;
+    for (int e = 0; e < 3; ++e) {
+      const int g = face.adj[e];
+      ASSERT_TRUE(g >= 0 && g < poly.nface && poly.face[g].alive) << where << " face " << f;
+      EXPECT_GE(epa::EdgeIndex(poly.face[g], face.v[(e + 1) % 3], face.v[e]), 0)
+          << where << " face " << f << " edge " << e;
+    }
+  }
+  EXPECT_EQ(live, 2 * poly.nvert - 4) << where;
+}
+
+// EPA's polytope bookkeeping (epa::Begin's fixed tetrahedron links, epa::Expand's patch, rim and
+// slots) keeps a closed, linked surface: a random tetrahedron about the origin grown by random
+// points on the unit sphere (each through the face it lies farthest beyond, the nearest face's
+// distance as the floor), checked after every accepted expansion.
+TEST(EpaPolytope, StaysClosedAndLinkedAsItGrows) {
+  RandomGeometry s(2027);
+  const long cases = std::max(1L, Cases() / 200);
+  long grown = 0;
+  for (long c = 0; c < cases; ++c) {
+    double mat[9];
+    s.Rotation(mat);
+    const Vec3 corners[4] = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
+    MinkowskiVertex start[4];
+    for (int i = 0; i < 4; ++i) {
+      const Vec3 v = Rotate(mat, corners[i] * (1 / std::sqrt(3.0)));
+      start[i] = {v, v, {0, 0, 0}};
+    }
+    epa::Polytope poly;
+    ASSERT_TRUE(epa::Begin(&poly, start, 1e-12)) << "case " << c;
+    ExpectClosedAndLinked(poly, "case " + std::to_string(c) + " start");
+    for (int k = 0; k < kEpaMaxVertices; ++k) {
+      const Vec3 w = s.Direction();
+      int far = -1;
+      double height = 1e-9;
+      for (int f = 0; f < poly.nface; ++f) {
+        const double h = Dot(poly.face[f].normal, w) - poly.face[f].dist;
+        if (poly.face[f].alive && h > height) {
+          height = h;
+          far = f;
+        }
+      }
+      if (far < 0)
+        continue;
+      const double floor = poly.face[epa::ClosestFace(poly)].dist;
+      if (!epa::Expand(&poly, far, {w, w, {0, 0, 0}}, floor, 1e-12))
+        continue;
+      ++grown;
+      ExpectClosedAndLinked(poly,
+                            "case " + std::to_string(c) + " vertex " + std::to_string(poly.nvert));
+      if (::testing::Test::HasFailure())
+        return;
+    }
+    EXPECT_EQ(poly.nvert, kEpaMaxVertices) << "case " << c;
+  }
+  EXPECT_GT(grown, cases * (kEpaMaxVertices - 4) / 2);
+}
+
 // Curved shapes: no finite axis set is exact, so the reference is a direction sweep refined
 // locally (from its best direction and from the solver's normal). Resting (shallow) contacts must
 // be exact; deep ones keep the verdict and the bounds.
