@@ -162,7 +162,7 @@ MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, do
   if (nrim < 3 || rim[nrim - 1].to != rim[0].from)
     return false;
   // The new faces and their slots: the removed faces' first, then the tail, then (the tail
-  // full) faces left dead by earlier expansions.
+  // full) faces left dead by earlier expansions (the removed ones are still alive here).
   int slot[kEpaMaxFaces];
   int nslot = 0;
   for (int p = 0; p < npatch && nslot < nrim; ++p)
@@ -170,7 +170,7 @@ MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, do
   for (int f = poly->nface; f < kEpaMaxFaces && nslot < nrim; ++f)
     slot[nslot++] = f;
   for (int f = 0; f < poly->nface && nslot < nrim; ++f) {
-    if (!removed[f] && !poly->face[f].alive)
+    if (!poly->face[f].alive)
       slot[nslot++] = f;
   }
   if (nslot < nrim)
