@@ -464,21 +464,23 @@ struct Candidate {
 // Candidates of a patch: the clipped points and the first contact.
 constexpr int kMaxCandidates = kMaxManifold + 1;
 
-// The reference feature's height at (u, v): its extreme plane (polygon: A's highest, B's lowest
-// point along n) or its line (segment), interpolated.
-MJP_HD inline double ReferenceHeight(const SupportFeature& ref, bool ref_is_a, double u, double v) {
-  if (ref.count == 2) {
-    const double du = ref.u[1] - ref.u[0], dv = ref.v[1] - ref.v[0];
-    const double length2 = du * du + dv * dv;
-    double t = length2 > 0 ? ((u - ref.u[0]) * du + (v - ref.v[0]) * dv) / length2 : 0;
-    t = Clip(t, 0.0, 1.0);
-    return ref.h[0] + (ref.h[1] - ref.h[0]) * t;
-  }
+// The reference polygon's height: its extreme plane along n (A's highest, B's lowest point).
+MJP_HD inline double PolygonHeight(const SupportFeature& ref, bool ref_is_a) {
   double extreme = ref.h[0];
   for (int i = 1; i < ref.count; ++i)
     extreme = ref_is_a ? (ref.h[i] > extreme ? ref.h[i] : extreme)
                        : (ref.h[i] < extreme ? ref.h[i] : extreme);
   return extreme;
+}
+
+// The reference segment's height at (u, v): its line, interpolated at the projection of (u, v)
+// (clamped to the segment).
+MJP_HD inline double SegmentHeight(const SupportFeature& ref, double u, double v) {
+  const double du = ref.u[1] - ref.u[0], dv = ref.v[1] - ref.v[0];
+  const double length2 = du * du + dv * dv;
+  double t = length2 > 0 ? ((u - ref.u[0]) * du + (v - ref.v[0]) * dv) / length2 : 0;
+  t = Clip(t, 0.0, 1.0);
+  return ref.h[0] + (ref.h[1] - ref.h[0]) * t;
 }
 
 // The clipped incident points: up to kMaxManifold, in frame coordinates.
@@ -738,8 +740,11 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const C
   Candidate c[manifold::kMaxCandidates];
   int kept = 0;
   double deepest_clipped = 1e300;  // the least dist among the clipped points
+  const bool ref_polygon = ref.count >= 3;
+  const double polygon_height = ref_polygon ? manifold::PolygonHeight(ref, ref_is_a) : 0;
   for (int i = 0; i < p.count; ++i) {
-    const double h_ref = manifold::ReferenceHeight(ref, ref_is_a, p.u[i], p.v[i]);
+    const double h_ref =
+        ref_polygon ? polygon_height : manifold::SegmentHeight(ref, p.u[i], p.v[i]);
     const double dist = ref_is_a ? p.h[i] - h_ref : h_ref - p.h[i];
     if (!(dist <= margin))
       continue;

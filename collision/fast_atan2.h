@@ -19,7 +19,8 @@ namespace mjportal::collision {
 MJP_HD MJP_INLINE double FastAtan2(double y, double x) {
   constexpr double kPi = 3.14159265358979323846;
   const double ax = std::fabs(x), ay = std::fabs(y);
-  const double hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
+  const bool steep = ay > ax;  // the second octant: angle = π/2 − atan t
+  const double hi = Select(steep, ay, ax), lo = Select(steep, ax, ay);
   if (!(hi > 0)) {
     return (x != x || y != y) ? x + y : 0.0;  // NaN, or (±0, ±0)
   }
@@ -31,12 +32,12 @@ MJP_HD MJP_INLINE double FastAtan2(double y, double x) {
   const double p45 = 0.096421941704671124 - 0.055912281128755036 * s;
   const double p67 = 0.021862924575372897 - 0.0040545575662974294 * s;
   const double p = (p01 + p23 * s2) + (p45 + p67 * s2) * s4;
+  // The octant steps as selects, with no branch (a support-field lookup's directions fall in
+  // any octant, which a branch mispredicts); then y's sign, copied (angle >= 0).
   double angle = t * p;
-  if (ay > ax)
-    angle = kPi / 2 - angle;
-  if (x < 0)
-    angle = kPi - angle;
-  return std::signbit(y) ? -angle : angle;
+  angle = Select(steep, kPi / 2 - angle, angle);
+  angle = Select(x < 0, kPi - angle, angle);
+  return std::copysign(angle, y);
 }
 
 }  // namespace mjportal::collision

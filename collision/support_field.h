@@ -91,11 +91,12 @@ MJP_HD inline int ClimbGraph(const int* graph, const Vec3& d, int start, VertexD
   for (int step = 0; step < numvert; ++step) {
     int next = current;
     for (int e = vert_edgeadr[current]; edge_localid[e] >= 0; ++e) {
-      const double value = dot(d, edge_localid[e]);
-      if (value > best) {
-        best = value;
-        next = edge_localid[e];
-      }
+      // The best neighbour kept by selects, not a branch the hull's shape makes unpredictable.
+      const int candidate = edge_localid[e];
+      const double value = dot(d, candidate);
+      const bool better = value > best;
+      next = better ? candidate : next;
+      best = better ? value : best;
     }
     if (next == current) {
       break;

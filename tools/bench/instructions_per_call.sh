@@ -1,7 +1,8 @@
 #!/bin/bash
 # Instructions per narrowphase call for one mjportal-bench-fast benchmark, by callgrind: counting
 # only inside the bench's call loop (CallEntry), the inclusive cost of the called entry divided by
-# its call count. Deterministic, unlike wall time on a shared VM; about 5 minutes per benchmark.
+# its call count. Deterministic, unlike wall time on a shared VM; under a minute per benchmark
+# (bench-fast builds only the scenes its --benchmark_filter selects).
 #
 #   tools/bench/instructions_per_call.sh BUILD_DIR BENCHMARK [ENTRY]
 #   tools/bench/instructions_per_call.sh build mesh-mesh/200v/fast              # ours: Dispatch<>
