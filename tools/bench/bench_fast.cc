@@ -6,6 +6,8 @@
 // time ratio, and how often each solver path ran.
 //
 //   build/bin/mjportal-bench-fast [--benchmark_repetitions=N] [google benchmark flags]
+//
+// With --benchmark_filter, only the pair types it selects are set up.
 #include <benchmark/benchmark.h>
 #include <mujoco/mujoco.h>
 #include <regex.h>
@@ -80,8 +82,6 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  // Per pair type: a fast-mode scene (both entries run on it) and a twin with stats on, used once
-  // to count the solver paths.
   // Every pair type when there is no filter, a negative one ("-..."), one that does not compile
   // (POSIX extended, as Google Benchmark reads it), or one that selects nothing here (Google
   // Benchmark then reports it).
@@ -100,6 +100,9 @@ int main(int argc, char** argv) {
   }
   if (pairs.empty())
     pairs.assign(std::begin(kPairs), std::end(kPairs));
+
+  // Per pair type: a fast-mode scene (both entries run on it) and a twin with stats on, used once
+  // to count the solver paths.
   std::vector<PairScene> scenes, counted;
   for (const FastPair& p : pairs) {
     scenes.push_back(PairScene::Create(p.type1, p.type2, kCases, {{"mode", "fast"}}, &error,
