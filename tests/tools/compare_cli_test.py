@@ -1,5 +1,6 @@
 """mjportal-compare's command line: --json on a bundled model gives the documented keys and a
-bitwise verdict; a bad path or a bad flag exits non-zero with a message.
+bitwise verdict; --settle starts both runs from stock's settled state; a bad path or a bad flag
+exits non-zero with a message.
 
 usage: python compare_cli_test.py COMPARE_BINARY MODELS_DIR
 """
@@ -43,6 +44,35 @@ class CompareCliTest(unittest.TestCase):
         out = run(os.path.join(MODELS, "sphere_on_plane.xml"), "--steps", "50")
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertIn("bitwise identical:   yes", out.stdout)
+
+    def test_settle_starts_both_runs_at_rest(self):
+        # The sphere falls for its first steps (no contact); after 1,000 settling steps both runs
+        # start with it resting on the plane, in contact on every step.
+        path = os.path.join(MODELS, "sphere_on_plane.xml")
+        falling = json.loads(run(path, "--steps", "100", "--json").stdout)
+        self.assertEqual(falling["settle"], 0)
+        self.assertEqual(falling["contacts_per_step"], 0)
+        out = run(path, "--steps", "100", "--settle", "1000", "--json")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        settled = json.loads(out.stdout)
+        self.assertEqual(settled["settle"], 1000)
+        self.assertEqual(settled["steps"], 100)
+        self.assertIs(settled["bitwise_identical"], True)
+        self.assertGreater(settled["contacts_per_step"], 0)
+        self.assertEqual(settled["plugin_contacts_per_step"], settled["contacts_per_step"])
+
+    def test_settled_compat_stays_bitwise(self):
+        out = run(os.path.join(MODELS, "mesh_pile.xml"), "--mode", "compat", "--steps", "100",
+                  "--settle", "500", "--json")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        report = json.loads(out.stdout)
+        self.assertIs(report["bitwise_identical"], True)
+        self.assertEqual(report["plugin_contacts_per_step"], report["contacts_per_step"])
+
+    def test_bad_settle_fails_with_message(self):
+        out = run(os.path.join(MODELS, "box_stack.xml"), "--settle", "-1")
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("--settle", out.stderr)
 
     def test_bad_path_fails_with_message(self):
         out = run("/nonexistent/model.xml")

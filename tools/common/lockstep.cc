@@ -77,11 +77,12 @@ std::string FirstDifference(const mjModel* m1, const mjData* d1, const mjModel* 
 LockstepReport RunLockstep(const mjModel* m_stock, mjData* d_stock, const mjModel* m_plugin,
                            mjData* d_plugin, int steps) {
   LockstepReport report;
-  long long contacts = 0;
+  long long contacts = 0, plugin_contacts = 0;
   for (int step = 1; step <= steps; ++step) {
     mj_step(m_stock, d_stock);
     mj_step(m_plugin, d_plugin);
     contacts += d_stock->ncon;
+    plugin_contacts += d_plugin->ncon;
     if (report.first_divergence_step < 0) {
       std::string field = FirstDifference(m_stock, d_stock, m_plugin, d_plugin);
       if (!field.empty()) {
@@ -96,6 +97,7 @@ LockstepReport RunLockstep(const mjModel* m_stock, mjData* d_stock, const mjMode
   }
   report.steps = steps;
   report.contacts_per_step = steps > 0 ? static_cast<double>(contacts) / steps : 0;
+  report.plugin_contacts_per_step = steps > 0 ? static_cast<double>(plugin_contacts) / steps : 0;
   return report;
 }
 

@@ -20,7 +20,8 @@ struct LockstepReport {
   std::string first_divergence_field;
   double max_abs_dqpos = 0;  // largest |qpos_stock - qpos_plugin| over all steps
   double max_abs_dqvel = 0;
-  double contacts_per_step = 0;  // mean ncon of the stock run
+  double contacts_per_step = 0;         // mean ncon of the stock run
+  double plugin_contacts_per_step = 0;  // mean ncon of the plugin run
   bool bitwise_identical() const { return first_divergence_step < 0; }
 };
 
