@@ -13,7 +13,6 @@
 #include <regex.h>
 
 #include <cstdio>
-#include <cstring>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -58,18 +57,6 @@ std::string PairName(const FastPair& p) {
   return name + "/" + std::to_string(p.mesh_vertices) + (p.on_surface ? "hull" : "v");
 }
 
-// The --benchmark_filter on the command line (Google Benchmark's regex, searched in the name),
-// "" when absent: pair types none of whose rows it selects get no scene (their setup, a mesh hull
-// and its support field in two instances, dominates a filtered run, under callgrind most of all).
-std::string BenchmarkFilter(int argc, char** argv) {
-  const char* flag = "--benchmark_filter=";
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0)
-      return argv[i] + std::strlen(flag);
-  }
-  return "";
-}
-
 }  // namespace
 }  // namespace mjportal::tools
 
@@ -82,10 +69,13 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  // Every pair type when there is no filter, a negative one ("-..."), one that does not compile
-  // (POSIX extended, as Google Benchmark reads it), or one that selects nothing here (Google
-  // Benchmark then reports it).
-  const std::string filter = BenchmarkFilter(argc, argv);
+  // Only the pair types whose rows --benchmark_filter selects get a scene (their setup, a mesh
+  // hull and its support field in two instances, dominates a filtered run, under callgrind most of
+  // all). Every pair type when there is no filter, a negative one ("-..."), one that does not
+  // compile (POSIX extended, as Google Benchmark reads it), or one that selects nothing here
+  // (Google Benchmark then reports it).
+  benchmark::Initialize(&argc, argv);
+  const std::string filter = benchmark::GetBenchmarkFilter();
   std::vector<FastPair> pairs;
   regex_t selects;
   if (!filter.empty() && filter != "all" && filter[0] != '-' &&
@@ -126,7 +116,6 @@ int main(int argc, char** argv) {
                                  mjCOLLISIONFUNC[t1][t2]);
   }
 
-  benchmark::Initialize(&argc, argv);
   RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
 
