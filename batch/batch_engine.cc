@@ -144,6 +144,7 @@ std::shared_ptr<DeviceEntry> DeviceFor(const mjModel* m, const InstanceState* st
   source.faces = fields != nullptr && fields->faces_entries() > 0 ? fields->faces_data() : nullptr;
   source.nface_entries = fields != nullptr ? fields->faces_entries() : 0;
   source.faces_offset = faces_offset.data();
+  source.mesh_shape = fields != nullptr && m->nmesh > 0 ? fields->shape(0) : nullptr;
   source.field_res = fields != nullptr ? fields->res() : 0;
   source.field_refine = state->config().support_refine;
   source.settings.max_iterations = m->opt.ccd_iterations;

@@ -20,6 +20,14 @@ struct Contact {
   Vec3 tangent;
 };
 
+// A mesh's hull as MPR's start on polytope pairs sees it (collision/mpr_start.h, MeshShape): its
+// half-extents along the mesh frame's axes, and the radius of a ball about the frame origin
+// inside the hull (0: unknown; MPR's interior point then stays at the centres).
+struct HullShape {
+  Vec3 half_extent = {0, 0, 0};
+  double inner_radius = 0;
+};
+
 // A convex mesh as MuJoCo compiles it, borrowed.
 //   vert       vertex positions in the mesh (geom) frame, float[nvert][3]
 //   nvert      vertex count
@@ -55,6 +63,10 @@ struct MeshView {
   // contact patch's feature walk (contact_manifold.h) gathers up to that many hull vertices,
   // at least kMaxFeaturePoints and at most kMaxWalkPoints, so that a face lying flat comes whole.
   int feature_walk = 16;
+  // Fast mode, polytope pairs: the hull's shape that starts MPR (mpr_start.h), or nullptr (MPR
+  // starts from the centres as usual). Held by pointer: MeshView is built per call, and its
+  // size and layout move the support queries' code generation.
+  const HullShape* shape = nullptr;
   // Optional (fast mode, meshes with a face of more than kMaxFeaturePoints vertices): per hull
   // vertex (hull-local id) the offset in this array of its largest such face, or -1; a face is
   // its vertex count, the hull-local ids of its largest inscribed triangle's corners, then its

@@ -130,6 +130,7 @@ struct ConvexCounters {
   long shallower_exit = 0;   // cylinder–box: the exact search's exit shallower than MPR's answer
   long uncertified = 0;      // Newton's minimum deeper than certified: the general solvers ran too
   long hull_proof = 0;       // polytope pairs: MPR's depth proved by its points' hull, not EPA
+  long seeded = 0;           // polytope pairs: MPR took its seeded portal as it stood (step 1)
 };
 
 // One solved contact: signed distance, unit normal from A to B, witness points.
@@ -575,8 +576,13 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
   // Polytope pairs under auto keep MPR's other points for step 3(b)'s hull proof.
   const bool polytopes = s.algorithm == CcdAlgorithm::kAuto && !convex::HasCurvedSurface(a, b);
   MprHistory history;
-  const MprResult r =
-      MprPenetration(a, b, it, s.tolerance, nullptr, 0, polytopes ? &history : nullptr);
+  // Polytope pairs start from a guess of the normal (mpr_start.h): fewer refinement rounds, and
+  // a ray nearer the minimal normal.
+  MprStart guess;
+  const bool guessed = PolytopeMprStart(a, b, &guess);
+  const MprResult r = MprPenetration(a, b, it, s.tolerance, nullptr, 0,
+                                     polytopes ? &history : nullptr, guessed ? &guess : nullptr);
+  counters->seeded += r.seeded;
   if (!r.hit) {
     if (separating != nullptr)
       *separating = r.separating;

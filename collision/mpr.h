@@ -5,7 +5,8 @@
 // Outline, with M = A − B (support S_M(d) = S_A(d) − S_B(−d)) and v0 = c_A − c_B inside M:
 //   1. Portal discovery: find a triangle (v1, v2, v3) of support points whose cone from v0
 //      contains the ray v0 → origin. Any support point not past the origin along its direction
-//      proves separation (no penetration).
+//      proves separation (no penetration). Polytope pairs may start from a guess of the normal
+//      instead (mpr_start.h): another v0 and a small first portal around the guess.
 //   2. Refinement: replace one portal vertex by the support point v4 along the portal normal n,
 //      keeping the ray inside the cone, until v4 gets no further than `tolerance` beyond the
 //      portal plane (or the iteration cap). The portal plane then (nearly) supports M.
@@ -19,6 +20,7 @@
 #include <cmath>
 
 #include "collision/minkowski.h"
+#include "collision/mpr_start.h"
 
 namespace mjportal::collision {
 
@@ -34,7 +36,8 @@ struct MprResult {
   // when the projection falls outside it (the portal's face is then not where the origin is
   // closest to the boundary).
   double barycentric_min = 1;
-  int iterations = 0;  // support evaluations in the refinement phase
+  int iterations = 0;   // support evaluations in the refinement phase
+  bool seeded = false;  // the seeded triangle of MprPenetration's `start` was a portal as it stood
   // The final tetrahedron (interior point v0 and portal v1, v2, v3): it contains the origin when
   // hit, so EPA can start from it (absent when the ray met M's boundary in one support point).
   bool has_tetrahedron = false;
@@ -76,15 +79,25 @@ struct MprHistory {
 // tetrahedron (v0 is no point of A − B's sampled vertices).
 //
 // With `history`, the points MPR leaves behind are kept there (MprHistory).
+//
+// With `start` (mpr_start.h; not with `ray`), v0 is its interior point and discovery first tries
+// its seeded portal: three supports along directions tilted from its normal guess, 120° apart,
+// taken when the ray passes strictly inside their cone (the same three side tests the classic
+// discovery ends on). Otherwise the classic discovery's loop walks on from that triangle: an
+// edge with the ray on its inner side is its base edge and the third point its first candidate.
 MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b, int max_iterations,
                                        double tolerance, const Vec3* ray = nullptr,
-                                       double inset = 0, MprHistory* history = nullptr) {
+                                       double inset = 0, MprHistory* history = nullptr,
+                                       const MprStart* start = nullptr) {
   using Vertex = MinkowskiVertex;
   MprResult result;
 
-  // Interior point of M; nudged off the origin when the centres coincide.
+  // Interior point of M (the start's, behind the origin on the ray, or the centres'); nudged off
+  // the origin when it lies there.
   Vertex v0;
-  if (ray != nullptr) {
+  if (start != nullptr) {
+    v0 = start->v0;
+  } else if (ray != nullptr) {
     v0.v = *ray * -inset;
     v0.a = v0.v;
     v0.b = {0, 0, 0};
@@ -100,7 +113,7 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
     return result;
   }
 
-  // 1. Portal discovery.
+  // 1. Portal discovery: the seeded portal when `start` gives one, else the classic one.
   Vec3 n = -v0.v;
   // A miss at a support query: its direction separates; the points so far seed GJK.
   auto miss = [&](const Vec3& axis, const Vertex* points, int count) {
@@ -110,55 +123,132 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
       result.apart[i] = points[i];
     return result;
   };
-  Vertex v1 = MinkowskiSupport(a, b, n);
-  if (Dot(v1.v, n) <= 0)
-    return miss(n, &v1, 1);
-  n = Cross(v1.v, v0.v);
-  if (Dot(n, n) < 1e-30) {
-    // The origin lies on the segment v0–v1: v1 is the answer along that line.
-    const double length = std::sqrt(Dot(v1.v, v1.v));
-    result.hit = true;
-    result.converged = true;
-    result.depth = length;
-    result.normal = v1.v * (1 / length);
-    result.pos = (v1.a + v1.b) * 0.5;
-    result.on_a = v1.a;
-    result.on_b = v1.b;
-    return result;
-  }
-  Vertex v2 = MinkowskiSupport(a, b, n);
-  if (Dot(v2.v, n) <= 0) {
-    const Vertex points[2] = {v1, v2};
-    return miss(n, points, 2);
-  }
-  n = Cross(v1.v - v0.v, v2.v - v0.v);
-  if (Dot(n, v0.v) > 0) {
-    const Vertex swap = v1;
-    v1 = v2;
-    v2 = swap;
-    n = -n;
-  }
-  Vertex v3;
+  Vertex v1, v2, v3;
   bool portal = false;
-  for (int it = 0; it < max_iterations && !portal; ++it) {
-    v3 = MinkowskiSupport(a, b, n);
-    if (Dot(v3.v, n) <= 0) {
-      const Vertex points[3] = {v1, v2, v3};
-      return miss(n, points, 3);
+  // Discovery's loop below starts from a base edge (v1, v2), oriented so that the origin lies
+  // on the side of the plane (v0, v1, v2) that n = (v1 − v0) × (v2 − v0) points to, and tests a
+  // third point v3 against the two other sides; `have_v3` when that point is already at hand.
+  bool have_v3 = false;
+  if (start != nullptr) {
+    // Three directions around the guess, 120° apart, tilted by `tilt`.
+    const double tilt = start->tilt;
+    Vec3 t1, t2;
+    TangentFrame(start->normal, &t1, &t2);
+    const double cos120 = -0.5 * tilt, sin120 = 0.8660254037844386 * tilt;
+    const Vec3 dir[3] = {start->normal + t1 * tilt, start->normal + t1 * cos120 + t2 * sin120,
+                         start->normal + t1 * cos120 - t2 * sin120};
+    Vertex p[3];
+    for (int k = 0; k < 3; ++k) {
+      p[k] = MinkowskiSupport(a, b, dir[k]);
+      if (Dot(p[k].v, dir[k]) <= 0)
+        return miss(dir[k], p, k + 1);
     }
-    if (Dot(Cross(v1.v, v3.v), v0.v) < 0) {
-      if (history != nullptr)
-        history->Add(v2);
-      v2 = v3;  // origin outside the face (v0, v1, v3)
-      n = Cross(v1.v - v0.v, v3.v - v0.v);
-    } else if (Dot(Cross(v3.v, v2.v), v0.v) < 0) {
-      if (history != nullptr)
-        history->Add(v1);
-      v1 = v3;  // origin outside the face (v0, v3, v2)
-      n = Cross(v3.v - v0.v, v2.v - v0.v);
-    } else {
+    // side[k]: the ray's side of the face (v0, p[k+1], p[k]) (indices mod 3); all positive: the
+    // ray inside the cone of (p0, p1, p2), all negative: inside that of (p1, p0, p2).
+    const double side[3] = {Dot(Cross(p[1].v, p[0].v), v0.v), Dot(Cross(p[2].v, p[1].v), v0.v),
+                            Dot(Cross(p[0].v, p[2].v), v0.v)};
+    if (side[0] > 0 && side[1] > 0 && side[2] > 0) {
+      v1 = p[0];
+      v2 = p[1];
+      v3 = p[2];
       portal = true;
+    } else if (side[0] < 0 && side[1] < 0 && side[2] < 0) {
+      v1 = p[1];
+      v2 = p[0];
+      v3 = p[2];
+      portal = true;
+    } else {
+      // The ray passes outside some side: an edge with the ray on its inner side becomes the
+      // loop's base edge and the third point its v3, so the loop walks on from this triangle
+      // instead of starting over (an edge (p[k], p[k+1]) with side[k] > 0, else one with
+      // side[k] < 0, reversed).
+      for (int k = 0; k < 3 && !have_v3; ++k) {
+        if (side[k] > 0) {
+          v1 = p[k];
+          v2 = p[(k + 1) % 3];
+          v3 = p[(k + 2) % 3];
+          have_v3 = true;
+        }
+      }
+      for (int k = 0; k < 3 && !have_v3; ++k) {
+        if (side[k] < 0) {
+          v1 = p[(k + 1) % 3];
+          v2 = p[k];
+          v3 = p[(k + 2) % 3];
+          have_v3 = true;
+        }
+      }
     }
+  }
+  result.seeded = portal;
+  // Walking on from the seeded triangle, a new face (v0, vi, v3) can come out flat (v3 across v0
+  // from vi, as opposite vertices of a centrally symmetric M are): its normal vanishes, and
+  // discovery starts over the classic way.
+  bool walking = have_v3;
+  for (int pass = 0; pass < 2 && !portal; ++pass) {
+    if (!have_v3) {
+      n = -v0.v;
+      v1 = MinkowskiSupport(a, b, n);
+      if (Dot(v1.v, n) <= 0)
+        return miss(n, &v1, 1);
+      n = Cross(v1.v, v0.v);
+      if (Dot(n, n) < 1e-30) {
+        // The origin lies on the segment v0–v1: v1 is the answer along that line.
+        const double length = std::sqrt(Dot(v1.v, v1.v));
+        result.hit = true;
+        result.converged = true;
+        result.depth = length;
+        result.normal = v1.v * (1 / length);
+        result.pos = (v1.a + v1.b) * 0.5;
+        result.on_a = v1.a;
+        result.on_b = v1.b;
+        return result;
+      }
+      v2 = MinkowskiSupport(a, b, n);
+      if (Dot(v2.v, n) <= 0) {
+        const Vertex points[2] = {v1, v2};
+        return miss(n, points, 2);
+      }
+      n = Cross(v1.v - v0.v, v2.v - v0.v);
+      if (Dot(n, v0.v) > 0) {
+        const Vertex swap = v1;
+        v1 = v2;
+        v2 = swap;
+        n = -n;
+      }
+    }
+    bool flat = false;
+    for (int it = 0; it < max_iterations && !portal && !flat; ++it) {
+      if (!have_v3) {
+        v3 = MinkowskiSupport(a, b, n);
+        if (Dot(v3.v, n) <= 0) {
+          const Vertex points[3] = {v1, v2, v3};
+          return miss(n, points, 3);
+        }
+      }
+      have_v3 = false;
+      Vec3 edge;  // the new face's edge other than v3 − v0
+      if (Dot(Cross(v1.v, v3.v), v0.v) < 0) {
+        if (history != nullptr)
+          history->Add(v2);
+        v2 = v3;  // origin outside the face (v0, v1, v3)
+        edge = v1.v - v0.v;
+        n = Cross(edge, v3.v - v0.v);
+      } else if (Dot(Cross(v3.v, v2.v), v0.v) < 0) {
+        if (history != nullptr)
+          history->Add(v1);
+        v1 = v3;  // origin outside the face (v0, v3, v2)
+        edge = v2.v - v0.v;
+        n = Cross(v3.v - v0.v, edge);
+      } else {
+        portal = true;
+      }
+      if (walking && !portal) {
+        const Vec3 e3 = v3.v - v0.v;
+        flat = !(Dot(n, n) > 1e-20 * Dot(edge, edge) * Dot(e3, e3));
+      }
+    }
+    walking = false;
   }
   if (!portal) {
     return result;

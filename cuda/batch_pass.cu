@@ -133,9 +133,11 @@ class CudaPass final : public DevicePass {
       e = fields_.Upload(src.fields, static_cast<size_t>(src.nfield_entries));
     if (e == cudaSuccess && src.faces != nullptr)
       e = faces_.Upload(src.faces, static_cast<size_t>(src.nface_entries));
+    if (e == cudaSuccess && src.mesh_shape != nullptr)
+      e = shapes_.Upload(src.mesh_shape, static_cast<size_t>(src.nmesh));
     // Mesh views pointing into the device arrays.
     std::vector<MeshView> views(src.ngeom);
-    BuildMeshViews(src, vert_.ptr, graph_.ptr, fields_.ptr, faces_.ptr, views.data());
+    BuildMeshViews(src, vert_.ptr, graph_.ptr, fields_.ptr, faces_.ptr, shapes_.ptr, views.data());
     if (e == cudaSuccess)
       e = mesh_.Upload(views.data(), views.size());
     if (e != cudaSuccess) {
@@ -220,6 +222,7 @@ class CudaPass final : public DevicePass {
   Buffer<float> vert_;
   Buffer<int> graph_;
   Buffer<std::int32_t> fields_, faces_;
+  Buffer<collision::HullShape> shapes_;
   Buffer<MeshView> mesh_;
   Buffer<double> pos_, mat_;
   Buffer<DeviceTask> tasks_;

@@ -54,7 +54,8 @@ struct DeviceModelSource {
   const int* mesh_feature_walk;  // [nmesh] MeshView::feature_walk (fast mode), or nullptr
   const std::int32_t* faces;     // face tables back to back (MeshView::faces), or nullptr
   long nface_entries;
-  const long* faces_offset;  // [nmesh], -1: none
+  const long* faces_offset;                // [nmesh], -1: none
+  const collision::HullShape* mesh_shape;  // [nmesh] MeshView::shape (fast mode), or nullptr
   int field_res;
   bool field_refine;
   collision::ConvexSettings settings;

@@ -22,9 +22,11 @@ class HostPass final : public DevicePass {
       fields_.assign(src.fields, src.fields + src.nfield_entries);
     if (src.faces != nullptr)
       faces_.assign(src.faces, src.faces + src.nface_entries);
+    if (src.mesh_shape != nullptr)
+      shapes_.assign(src.mesh_shape, src.mesh_shape + src.nmesh);
     BuildMeshViews(src, vert_.data(), graph_.data(),
                    src.fields != nullptr ? fields_.data() : nullptr,
-                   src.faces != nullptr ? faces_.data() : nullptr, mesh_.data());
+                   src.faces != nullptr ? faces_.data() : nullptr, shapes_.data(), mesh_.data());
     model_.ngeom = src.ngeom;
     model_.geom_type = geom_type_.data();
     model_.geom_size = geom_size_.data();
@@ -55,6 +57,7 @@ class HostPass final : public DevicePass {
   std::vector<float> vert_;
   std::vector<int> graph_;
   std::vector<std::int32_t> fields_, faces_;
+  std::vector<collision::HullShape> shapes_;
   std::vector<collision::MeshView> mesh_;
   std::vector<collision::Contact> slots_;  // [ntask][kMaxTaskContacts]
   PassModel model_;

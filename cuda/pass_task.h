@@ -67,12 +67,12 @@ MJP_HD inline void RunPassTask(const PassLaunch& l, int i) {
   l.count[i] = counters.bad_pose != 0 ? -1 : n;
 }
 
-// The per-geom mesh views of `source` with their arrays at `vert`, `graph`, `fields` and `faces`
-// (device or host copies of MuJoCo's mesh_vert, mesh_graph, the support fields and the face
-// tables). Writes ngeom views.
+// The per-geom mesh views of `source` with their arrays at `vert`, `graph`, `fields`, `faces`
+// and `shapes` (device or host copies of MuJoCo's mesh_vert, mesh_graph, the support fields, the
+// face tables and the hull shapes). Writes ngeom views.
 inline void BuildMeshViews(const DeviceModelSource& source, const float* vert, const int* graph,
                            const std::int32_t* fields, const std::int32_t* faces,
-                           collision::MeshView* views) {
+                           const collision::HullShape* shapes, collision::MeshView* views) {
   for (int g = 0; g < source.ngeom; ++g) {
     views[g] = collision::MeshView{};
     const int mesh = source.geom_mesh[g];
@@ -87,6 +87,8 @@ inline void BuildMeshViews(const DeviceModelSource& source, const float* vert, c
     v.hillclimb = graphadr >= 0 && count >= 10;  // MuJoCo's rule (plugin/mesh_view.h)
     v.rbound = source.geom_rbound[g];
     v.warm_start = true;
+    if (source.mesh_shape != nullptr)
+      v.shape = shapes + mesh;
     if (source.mesh_feature_walk != nullptr)
       v.feature_walk = source.mesh_feature_walk[mesh];
     if (source.faces != nullptr && source.faces_offset[mesh] >= 0)

@@ -45,6 +45,7 @@ inline constexpr SolverCounter kSolverCounters[] = {
     {"shallower_exit", &collision::ConvexCounters::shallower_exit},
     {"uncertified", &collision::ConvexCounters::uncertified},
     {"hull_proof", &collision::ConvexCounters::hull_proof},
+    {"seeded", &collision::ConvexCounters::seeded},
 };
 static_assert(sizeof(kSolverCounters) / sizeof(kSolverCounters[0]) == kSolverCounterCount,
               "MJPORTAL_SOLVER_COUNTERS must match the counter table");
@@ -85,6 +86,7 @@ class InstanceState {
       mesh.feature_walk = fields_->feature_walk(m->geom_dataid[g]);
       mesh.faces = fields_->faces(m->geom_dataid[g]);
       mesh.warm_cos2 = fields_->warm_cos2(m->geom_dataid[g]);
+      mesh.shape = fields_->shape(m->geom_dataid[g]);
     }
     return mesh;
   }

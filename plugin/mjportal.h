@@ -50,10 +50,11 @@ MJPORTAL_API int mjportal_pairCounts(const mjModel* m, const mjData* d, long lon
  * sphere/ellipsoid pairs, calls ended by a separating axis from the pair's previous call, and
  * cylinder–box answers replaced by a shallower exit, and Newton minima deeper than it certifies
  * (the general solvers then ran as well), and polytope pairs whose depth the hull of MPR's
- * points proved when its final tetrahedron did not (no EPA). Writes MJPORTAL_SOLVER_COUNTERS
- * values in that order (names: mjportal_solverCounterName) and returns their number, or -1 when d
+ * points proved when its final tetrahedron did not (no EPA), and polytope pairs whose MPR took
+ * the portal seeded by a guess of the normal as it stood. Writes MJPORTAL_SOLVER_COUNTERS values
+ * in that order (names: mjportal_solverCounterName) and returns their number, or -1 when d
  * has no instance or counting is off. */
-#define MJPORTAL_SOLVER_COUNTERS 17
+#define MJPORTAL_SOLVER_COUNTERS 18
 MJPORTAL_API int mjportal_solverCounts(const mjModel* m, const mjData* d, long long* counts);
 MJPORTAL_API const char* mjportal_solverCounterName(int i);
 

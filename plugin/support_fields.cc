@@ -5,6 +5,7 @@
 #include <tuple>
 #include <utility>
 
+#include "collision/mpr_start.h"
 #include "collision/support_field.h"
 #include "plugin/face_table.h"
 #include "plugin/mesh_view.h"
@@ -28,13 +29,17 @@ ModelSupportFields::ModelSupportFields(const mjModel* m, int res)
       hull_offset_(m->nmesh, -1),
       feature_walk_(m->nmesh, 0),
       warm_cos2_(m->nmesh, collision::MeshView{}.warm_cos2),
+      shape_(m->nmesh),
       faces_offset_(m->nmesh, -1) {
-  // Each mesh's largest face (MuJoCo's polygons merge coplanar hull triangles), and its warm
-  // cone from its hull's vertex count.
+  // Each mesh's largest face (MuJoCo's polygons merge coplanar hull triangles), its warm cone
+  // from its hull's vertex count, and its shape for MPR's start on polytope pairs.
   for (int id = 0; id < m->nmesh; ++id) {
     if (m->mesh_graphadr[id] >= 0)
       warm_cos2_[id] = collision::support_field::WarmConeCos2(m->mesh_graph[m->mesh_graphadr[id]]);
     feature_walk_[id] = LargestPolygon(m, id);
+    shape_[id] = collision::MeshShape(
+        m->mesh_vert + 3 * m->mesh_vertadr[id], m->mesh_vertnum[id],
+        m->mesh_graphadr[id] < 0 ? nullptr : m->mesh_graph + m->mesh_graphadr[id]);
   }
   // Only meshes that some mesh geom uses, and that are large enough to profit.
   std::vector<int> first_geom(m->nmesh, -1);

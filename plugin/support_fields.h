@@ -9,6 +9,8 @@
 #include <memory>
 #include <vector>
 
+#include "collision/contact.h"
+
 namespace mjportal {
 
 // Meshes with fewer vertices answer support queries by MuJoCo's exact search (a scan or a short
@@ -48,6 +50,8 @@ class ModelSupportFields {
   long faces_entries() const { return static_cast<long>(faces_.size()); }
   // cos² of mesh `mesh_id`'s warm-climb cone (MeshView::warm_cos2, from its hull's size).
   double warm_cos2(int mesh_id) const { return warm_cos2_[mesh_id]; }
+  // Mesh `mesh_id`'s hull shape for MPR's start (MeshView::shape).
+  const collision::HullShape* shape(int mesh_id) const { return &shape_[mesh_id]; }
   int res() const { return res_; }
   int count() const { return count_; }
   std::size_t bytes() const { return entries_.size() * sizeof(std::int32_t); }
@@ -56,15 +60,16 @@ class ModelSupportFields {
   ModelSupportFields(const mjModel* m, int res);
 
   int res_ = 0;
-  int count_ = 0;                      // meshes with a field
-  std::vector<std::int32_t> entries_;  // all fields, back to back
-  std::vector<long> offset_;           // per mesh: start in entries_, or -1
-  std::vector<double> hull_;           // widened hull vertices of every mesh with a graph
-  std::vector<long> hull_offset_;      // per mesh: start in hull_, or -1
-  std::vector<int> feature_walk_;      // per mesh: its largest polygon's vertex count
-  std::vector<double> warm_cos2_;      // per mesh: support_field::WarmConeCos2 of its hull
-  std::vector<std::int32_t> faces_;    // face tables of the meshes with large faces
-  std::vector<long> faces_offset_;     // per mesh: start in faces_, or -1
+  int count_ = 0;                            // meshes with a field
+  std::vector<std::int32_t> entries_;        // all fields, back to back
+  std::vector<long> offset_;                 // per mesh: start in entries_, or -1
+  std::vector<double> hull_;                 // widened hull vertices of every mesh with a graph
+  std::vector<long> hull_offset_;            // per mesh: start in hull_, or -1
+  std::vector<int> feature_walk_;            // per mesh: its largest polygon's vertex count
+  std::vector<double> warm_cos2_;            // per mesh: support_field::WarmConeCos2 of its hull
+  std::vector<collision::HullShape> shape_;  // per mesh: collision::MeshShape of its hull
+  std::vector<std::int32_t> faces_;          // face tables of the meshes with large faces
+  std::vector<long> faces_offset_;           // per mesh: start in faces_, or -1
 };
 
 }  // namespace mjportal

@@ -34,6 +34,7 @@ struct OwnedGeom {
   std::vector<float> vert;
   std::vector<std::int32_t> field;
   MeshView mesh{};
+  HullShape shape;
 
   // A primitive of `t` at a repro's pose (%.17g position, row-major rotation, sizes).
   static OwnedGeom Place(ShapeType t, const double p[3], const double m[9], const double z[3]) {
@@ -58,6 +59,9 @@ struct OwnedGeom {
             mesh.rbound, std::sqrt(double(vert[i]) * vert[i] + double(vert[i + 1]) * vert[i + 1] +
                                    double(vert[i + 2]) * vert[i + 2]));
       }
+      // Half-extents for MPR's start (mpr_start.h); no hull graph, so no inner radius.
+      shape = MeshShape(mesh.vert, mesh.nvert, nullptr);
+      mesh.shape = &shape;
       mesh.field = field.empty() ? nullptr : field.data();
       mesh.field_res = field.empty() ? 0 : static_cast<int>(std::lround(std::sqrt(field.size())));
       view.mesh = &mesh;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "collision/mpr.h"
+#include "collision/mpr_start.h"
 #include "tests/collision/random_geometry.h"
 #include "tests/env_count.h"
 
@@ -139,20 +140,33 @@ double BoxOverlap(const double* p1, const double* m1, const double* e1, const do
   return overlap;
 }
 
-TEST(Mpr, BoxesMatchSeparatingAxes) {
-  RandomGeometry s(4242);
-  int hits = 0;
-  for (long c = 0; c < Cases(); ++c) {
-    double p1[3], p2[3], m1[9], m2[9];
-    double e1[3] = {s.Uniform(0.05, 0.5), s.Uniform(0.05, 0.5), s.Uniform(0.05, 0.5)};
-    double e2[3] = {s.Uniform(0.05, 0.5), s.Uniform(0.05, 0.5), s.Uniform(0.05, 0.5)};
+// Two random boxes within 0.5 of the origin (half-extents 0.05–0.5, random rotations), and
+// their overlap by separating axes.
+struct RandomBoxPair {
+  double p1[3], p2[3], m1[9], m2[9], e1[3], e2[3];
+
+  explicit RandomBoxPair(RandomGeometry& s) {
+    for (double& e : e1)
+      e = s.Uniform(0.05, 0.5);
+    for (double& e : e2)
+      e = s.Uniform(0.05, 0.5);
     Store3(p1, s.Point(0.5));
     Store3(p2, s.Point(0.5));
     s.Rotation(m1);
     s.Rotation(m2);
-    const double overlap = BoxOverlap(p1, m1, e1, p2, m2, e2);
-    const MprResult r = MprPenetration({ShapeType::kBox, {p1, m1, e1}},
-                                       {ShapeType::kBox, {p2, m2, e2}}, kIterations, kTolerance);
+  }
+  ConvexGeom A() const { return {ShapeType::kBox, {p1, m1, e1}}; }
+  ConvexGeom B() const { return {ShapeType::kBox, {p2, m2, e2}}; }
+  double Overlap() const { return BoxOverlap(p1, m1, e1, p2, m2, e2); }
+};
+
+TEST(Mpr, BoxesMatchSeparatingAxes) {
+  RandomGeometry s(4242);
+  int hits = 0;
+  for (long c = 0; c < Cases(); ++c) {
+    const RandomBoxPair boxes(s);
+    const double overlap = boxes.Overlap();
+    const MprResult r = MprPenetration(boxes.A(), boxes.B(), kIterations, kTolerance);
     if (std::fabs(overlap) < 1e-7)
       continue;
     ASSERT_EQ(r.hit, overlap > 0) << "case " << c << " overlap " << overlap;
@@ -162,6 +176,87 @@ TEST(Mpr, BoxesMatchSeparatingAxes) {
     EXPECT_GE(r.depth, overlap - 1e-7) << "case " << c;
   }
   EXPECT_GT(hits, Cases() / 10);
+}
+
+// Box against box from the seeded start (mpr_start.h): the start's interior point lies strictly
+// inside both boxes (its geom points inside each), on the line along the normal guess through the
+// origin where the boxes' inner balls allow; MPR from it gives the same verdict as the separating
+// axes, a depth never below the true overlap, and takes the seeded portal on most hits.
+TEST(Mpr, SeededStartKeepsVerdictAndDepthBound) {
+  RandomGeometry s(4243);
+  int hits = 0, seeded = 0, on_line = 0;
+  for (long c = 0; c < Cases(); ++c) {
+    const RandomBoxPair boxes(s);
+    const ConvexGeom a = boxes.A(), b = boxes.B();
+    MprStart start;
+    ASSERT_TRUE(PolytopeMprStart(a, b, &start)) << "case " << c;
+    // The interior point: each geom point strictly inside its box.
+    const auto inside = [](const Vec3& point, const double* pos, const double* mat,
+                           const double* e) {
+      const Vec3 local = RotateT(mat, point - Load3(pos));
+      return std::fabs(local.x) < e[0] && std::fabs(local.y) < e[1] && std::fabs(local.z) < e[2];
+    };
+    ASSERT_TRUE(inside(start.v0.a, boxes.p1, boxes.m1, boxes.e1)) << "case " << c;
+    ASSERT_TRUE(inside(start.v0.b, boxes.p2, boxes.m2, boxes.e2)) << "case " << c;
+    const Vec3 across = Cross(start.v0.v, start.normal);
+    if (std::sqrt(Dot(across, across)) < 1e-12 * std::sqrt(Dot(start.v0.v, start.v0.v)))
+      ++on_line;
+    EXPECT_NEAR(Dot(start.normal, start.normal), 1, 1e-12);
+    const double overlap = boxes.Overlap();
+    const MprResult r = MprPenetration(a, b, kIterations, kTolerance, nullptr, 0, nullptr, &start);
+    if (std::fabs(overlap) < 1e-7)
+      continue;
+    ASSERT_EQ(r.hit, overlap > 0) << "case " << c << " overlap " << overlap;
+    if (!r.hit)
+      continue;
+    ++hits;
+    seeded += r.seeded;
+    EXPECT_GE(r.depth, overlap - 1e-7) << "case " << c;
+  }
+  EXPECT_GT(hits, Cases() / 10);
+  EXPECT_GT(seeded, hits / 2) << "hits " << hits;
+  EXPECT_GT(on_line, Cases() / 4);
+  std::printf("%d hits, %d from the seeded portal; %d starts on the guess's line\n", hits, seeded,
+              on_line);
+}
+
+// A seeded triangle the ray misses: discovery walks on from it (mpr.h step 1). Starts with the
+// centres' v0 and a random normal guess and tilt (mostly far from the contact normal): the verdict
+// still matches the separating-axis test and the depth bounds the overlap from above.
+TEST(Mpr, MissedSeedWalksOnToAPortal) {
+  RandomGeometry s(5151);
+  int hits = 0, walked = 0;
+  for (long c = 0; c < Cases(); ++c) {
+    const RandomBoxPair boxes(s);
+    const ConvexGeom a = boxes.A(), b = boxes.B();
+    MprStart start;
+    start.v0.a = Load3(boxes.p1);
+    start.v0.b = Load3(boxes.p2);
+    start.v0.v = start.v0.a - start.v0.b;
+    start.normal = s.Direction();
+    start.tilt = s.Uniform(0.02, 2);
+    const double overlap = boxes.Overlap();
+    // MuJoCo's default ccd_iterations caps the walk, as in a model that keeps the default.
+    const MprResult r = MprPenetration(a, b, 35, kTolerance, nullptr, 0, nullptr, &start);
+    const auto repro = [&] {
+      char buffer[200];
+      std::snprintf(buffer, sizeof buffer,
+                    " case %ld overlap %.17g normal %.17g %.17g %.17g tilt %.17g", c, overlap,
+                    start.normal.x, start.normal.y, start.normal.z, start.tilt);
+      return std::string(buffer);
+    };
+    if (std::fabs(overlap) < 1e-7)
+      continue;
+    ASSERT_EQ(r.hit, overlap > 0) << repro();
+    if (!r.hit)
+      continue;
+    ++hits;
+    walked += !r.seeded;
+    EXPECT_GE(r.depth, overlap - 1e-7) << repro();
+  }
+  EXPECT_GT(hits, Cases() / 10);
+  EXPECT_GT(walked, hits / 4) << "hits " << hits;
+  std::printf("%d hits, %d walked on from a seeded triangle the ray missed\n", hits, walked);
 }
 
 TEST(Mpr, BadInputEndsWithoutAHit) {

@@ -68,8 +68,9 @@ Polytope MeshPolytope(const mjModel* m, int g) {
 
 // Mesh geom g as the plugin's fast mode hands it to the solvers (InstanceState::FastMeshView):
 // support field over `field` when the mesh is large enough, warm starts, the warm cone from the
-// hull size, feature walks up to its largest polygon.
-collision::MeshView FastView(const mjModel* m, int g, const std::vector<std::int32_t>& field) {
+// hull size, feature walks up to its largest polygon, the shape that starts MPR (mpr_start.h).
+collision::MeshView FastView(const mjModel* m, int g, const std::vector<std::int32_t>& field,
+                             const collision::HullShape& shape) {
   collision::MeshView mesh = MeshViewOf(m, g);
   mesh.warm_start = true;
   mesh.warm_cos2 = collision::support_field::WarmConeCos2(mesh.graph[0]);
@@ -78,6 +79,7 @@ collision::MeshView FastView(const mjModel* m, int g, const std::vector<std::int
     mesh.field_res = 180;
   }
   mesh.feature_walk = LargestPolygon(m, m->geom_dataid[g]);
+  mesh.shape = &shape;
   return mesh;
 }
 
@@ -113,11 +115,14 @@ TEST_P(FastPolytopeAccuracyTest, ExactDepthAndNoMissedContact) {
   // Per mesh: its polytope and its field, built once.
   std::vector<Polytope> polytopes(m->nmesh);
   std::vector<std::vector<std::int32_t>> fields(m->nmesh);
+  std::vector<collision::HullShape> shapes(m->nmesh);
   for (int g = 0; g < m->ngeom; ++g) {
     const int id = m->geom_dataid[g];
     if (m->geom_type[g] != mjGEOM_MESH || !polytopes[id].vertices.empty())
       continue;
     polytopes[id] = MeshPolytope(m, g);
+    const collision::MeshView plain = MeshViewOf(m, g);
+    shapes[id] = collision::MeshShape(plain.vert, plain.nvert, plain.graph);
     if (m->mesh_vertnum[id] >= kSupportFieldMinVertices) {
       fields[id].resize(180 * 180);
       collision::BuildSupportField(MeshViewOf(m, g), 180, fields[id].data());
@@ -127,7 +132,7 @@ TEST_P(FastPolytopeAccuracyTest, ExactDepthAndNoMissedContact) {
   const collision::CcdAlgorithm algorithms[2] = {collision::CcdAlgorithm::kAuto,
                                                  collision::CcdAlgorithm::kGjk};
   DepthTally tally[2];
-  long too_deep = 0, checked_pruning = 0;
+  long too_deep = 0, checked_pruning = 0, mpr_runs = 0, seeded = 0;
   for (const tools::PairCase& c : scene.cases()) {
     // The geoms as the solvers see them, and as the reference sees them.
     collision::MeshView mesh_a, mesh_b;
@@ -160,10 +165,12 @@ TEST_P(FastPolytopeAccuracyTest, ExactDepthAndNoMissedContact) {
     // Fresh mesh views and tight settings per solve, as the plugin makes them per call.
     const auto fresh = [&](collision::CcdAlgorithm algorithm) {
       if (t1 == mjGEOM_MESH) {
-        mesh_a = FastView(m, c.geom1, fields[m->geom_dataid[c.geom1]]);
+        mesh_a =
+            FastView(m, c.geom1, fields[m->geom_dataid[c.geom1]], shapes[m->geom_dataid[c.geom1]]);
         a.view.mesh = &mesh_a;
       }
-      mesh_b = FastView(m, c.geom2, fields[m->geom_dataid[c.geom2]]);
+      mesh_b =
+          FastView(m, c.geom2, fields[m->geom_dataid[c.geom2]], shapes[m->geom_dataid[c.geom2]]);
       b.view.mesh = &mesh_b;
       collision::ConvexSettings settings;
       settings.tolerance = 1e-10;
@@ -177,6 +184,10 @@ TEST_P(FastPolytopeAccuracyTest, ExactDepthAndNoMissedContact) {
       collision::ConvexHit hit;
       collision::ConvexCounters counters;
       const bool touching = collision::convex::Solve(a, b, settings, c.margin, &hit, &counters);
+      if (k == 0) {
+        mpr_runs += counters.mpr;
+        seeded += counters.seeded;
+      }
       if (!(depth > 1e-9))
         continue;
       DepthTally& t = tally[k];
@@ -221,6 +232,11 @@ TEST_P(FastPolytopeAccuracyTest, ExactDepthAndNoMissedContact) {
   }
   EXPECT_EQ(too_deep, 0);
   std::printf("reference's pruning checked on %ld poses\n", checked_pruning);
+  // MPR's seeded start (collision/mpr_start.h) is the path these depths went through: its portal
+  // as it stood (box–mesh 25–40% of the runs, mesh–mesh 60–95%), or discovery walking on from its
+  // triangle.
+  EXPECT_GT(seeded, mpr_runs / 8) << seeded << " of " << mpr_runs << " MPR runs seeded";
+  std::printf("ccd auto: %ld of %ld MPR runs from the seeded portal\n", seeded, mpr_runs);
 }
 
 INSTANTIATE_TEST_SUITE_P(PolytopePairs, FastPolytopeAccuracyTest,
