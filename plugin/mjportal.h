@@ -51,11 +51,14 @@ MJPORTAL_API int mjportal_pairCounts(const mjModel* m, const mjData* d, long lon
  * cylinder–box answers replaced by a shallower exit, and Newton minima deeper than it certifies
  * (the general solvers then ran as well), and polytope pairs whose depth the hull of MPR's
  * points proved when its final tetrahedron did not (no EPA), and polytope pairs whose MPR took
- * the portal seeded by a guess of the normal as it stood. Writes MJPORTAL_SOLVER_COUNTERS values
- * in that order (names: mjportal_solverCounterName) and returns their number, or -1 when d
- * has no instance or counting is off. */
+ * the portal seeded by a guess of the normal as it stood. Writes the first min(capacity, N) of
+ * the library's N counters in that order into counts (names: mjportal_solverCounterName; counts
+ * may be NULL when capacity is 0) and returns N, or -1 when d has no instance, counting is off or
+ * capacity is negative. N is MJPORTAL_SOLVER_COUNTERS for the library this header came with; a
+ * newer library may count more paths, and writes no more than capacity. */
 #define MJPORTAL_SOLVER_COUNTERS 18
-MJPORTAL_API int mjportal_solverCounts(const mjModel* m, const mjData* d, long long* counts);
+MJPORTAL_API int mjportal_solverCounts(const mjModel* m, const mjData* d, long long* counts,
+                                       int capacity);
 MJPORTAL_API const char* mjportal_solverCounterName(int i);
 
 /* Bytes of support fields d's instance shares with the other mjData of its model (fast mode; 0

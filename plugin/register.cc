@@ -146,12 +146,15 @@ int mjportal_pairCounts(const mjModel* m, const mjData* d, long long* ours, long
   return 0;
 }
 
-int mjportal_solverCounts(const mjModel* m, const mjData* d, long long* counts) {
+int mjportal_solverCounts(const mjModel* m, const mjData* d, long long* counts, int capacity) {
   const mjportal::InstanceState* state = mjportal::FindInstance(m, d);
-  if (state == nullptr || !state->config().stats || counts == nullptr) {
+  if (state == nullptr || !state->config().stats || capacity < 0 ||
+      (counts == nullptr && capacity > 0)) {
     return -1;
   }
-  for (int i = 0; i < mjportal::kSolverCounterCount; ++i) {
+  // Never more than the caller's buffer holds: a caller built against an older header passes
+  // the smaller capacity.
+  for (int i = 0; i < mjportal::kSolverCounterCount && i < capacity; ++i) {
     counts[i] = state->solver(i);
   }
   return mjportal::kSolverCounterCount;

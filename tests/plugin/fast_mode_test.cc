@@ -121,6 +121,55 @@ tools::ModelPtr LoadFast(const char* name) {
   return m;
 }
 
+// The solver counters' C API (mjportal_solverCounts): on the 200-vertex mesh pile it returns the
+// library's counter count, writes no more than the caller's capacity (a buffer from an older
+// header), names every counter and nothing past them, counts MPR runs and seeded portals, and
+// answers -1 with counting off.
+TEST_F(FastModeScenes, SolverCountsHonourTheCallersCapacity) {
+  const tools::PluginApi& api = LoadPlugin();
+  std::string error;
+  tools::ModelPtr m = tools::LoadWithPlugin(ModelsDir() + "/mesh200_pile.xml",
+                                            {{"mode", "fast"}, {"stats", "true"}}, &error);
+  ASSERT_TRUE(m) << error;
+  tools::DataPtr d(mj_makeData(m.get()));
+  for (int step = 0; step < 300; ++step)
+    mj_step(m.get(), d.get());
+
+  constexpr int kSentinel = -7;
+  long long all[MJPORTAL_SOLVER_COUNTERS + 1];
+  std::fill(all, all + MJPORTAL_SOLVER_COUNTERS + 1, kSentinel);
+  ASSERT_EQ(api.solverCounts(m.get(), d.get(), all, MJPORTAL_SOLVER_COUNTERS),
+            MJPORTAL_SOLVER_COUNTERS);
+  EXPECT_EQ(all[MJPORTAL_SOLVER_COUNTERS], kSentinel);
+  long long first_two[3] = {kSentinel, kSentinel, kSentinel};
+  ASSERT_EQ(api.solverCounts(m.get(), d.get(), first_two, 2), MJPORTAL_SOLVER_COUNTERS);
+  EXPECT_EQ(first_two[0], all[0]);
+  EXPECT_EQ(first_two[1], all[1]);
+  EXPECT_EQ(first_two[2], kSentinel);
+  EXPECT_EQ(api.solverCounts(m.get(), d.get(), nullptr, 0), MJPORTAL_SOLVER_COUNTERS);
+  EXPECT_EQ(api.solverCounts(m.get(), d.get(), all, -1), -1);
+
+  std::map<std::string, long long> by_name;
+  for (int i = 0; i < MJPORTAL_SOLVER_COUNTERS; ++i) {
+    const char* name = api.solverCounterName(i);
+    ASSERT_NE(name, nullptr) << "counter " << i;
+    EXPECT_GE(all[i], 0) << name;
+    by_name[name] = all[i];
+  }
+  EXPECT_EQ(api.solverCounterName(MJPORTAL_SOLVER_COUNTERS), nullptr);
+  EXPECT_EQ(api.solverCounterName(-1), nullptr);
+  EXPECT_EQ(by_name.size(), static_cast<size_t>(MJPORTAL_SOLVER_COUNTERS));  // distinct names
+  EXPECT_GT(by_name["mpr"], 0);
+  EXPECT_GT(by_name["seeded"], 0);
+  EXPECT_LE(by_name["seeded"], by_name["mpr"]);
+
+  tools::ModelPtr quiet = LoadFast("mesh200_pile.xml");
+  ASSERT_TRUE(quiet);
+  tools::DataPtr d_quiet(mj_makeData(quiet.get()));
+  mj_step(quiet.get(), d_quiet.get());
+  EXPECT_EQ(api.solverCounts(quiet.get(), d_quiet.get(), all, MJPORTAL_SOLVER_COUNTERS), -1);
+}
+
 // The 10-box pyramid stands: after 10 s every box is within 5 mm of where it settled at 0.5 s.
 TEST_F(FastModeScenes, BoxPyramidStandsForTenSeconds) {
   LoadPlugin();

@@ -135,8 +135,10 @@ int main(int argc, char** argv) {
 
   // Solver paths: one pass over every case with counting on.
   std::printf("\nsolver paths per 1000 calls (fast mode)\n%-22s", "pair");
-  for (int i = 0; i < MJPORTAL_SOLVER_COUNTERS; ++i)
-    std::printf(" %9.9s", api->solverCounterName(i));
+  for (int i = 0; i < MJPORTAL_SOLVER_COUNTERS; ++i) {
+    const char* counter = api->solverCounterName(i);  // null past an older library's counters
+    std::printf(" %9.9s", counter != nullptr ? counter : "-");
+  }
   std::printf("\n");
   mjPreContact con[mjMAXCONPAIR];
   for (size_t k = 0; k < counted.size(); ++k) {
@@ -146,7 +148,7 @@ int main(int argc, char** argv) {
                                                       c.geom2, c.margin);
     }
     long long counts[MJPORTAL_SOLVER_COUNTERS] = {};
-    api->solverCounts(scene.model(), scene.data(), counts);
+    api->solverCounts(scene.model(), scene.data(), counts, MJPORTAL_SOLVER_COUNTERS);
     std::printf("%-22s", PairName(pairs[k]).c_str());
     for (long long n : counts)
       std::printf(" %9.1f", 1000.0 * static_cast<double>(n) / kCases);

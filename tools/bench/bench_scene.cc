@@ -239,7 +239,7 @@ int main(int argc, char** argv) {
     std::vector<long long> unused_hits(ntype, 0);
     Replay(r, counted.get(), d_counted.get(), mjCOLLISIONFUNC, &unused, &unused_hits);
     long long counts[MJPORTAL_SOLVER_COUNTERS] = {};
-    api->solverCounts(counted.get(), d_counted.get(), counts);
+    api->solverCounts(counted.get(), d_counted.get(), counts, MJPORTAL_SOLVER_COUNTERS);
     std::printf("solver paths per step (all convex-solver calls):");
     for (int i = 0; i < MJPORTAL_SOLVER_COUNTERS; ++i) {
       if (counts[i] != 0)

@@ -16,7 +16,7 @@ struct PluginApi {
   int (*routesToKernel)(const mjModel* m, int type1, int type2);
   int (*pairCounts)(const mjModel* m, const mjData* d, long long* ours, long long* delegated);
   void (*resetPairCounts)(const mjModel* m, mjData* d);
-  int (*solverCounts)(const mjModel* m, const mjData* d, long long* counts);
+  int (*solverCounts)(const mjModel* m, const mjData* d, long long* counts, int capacity);
   const char* (*solverCounterName)(int i);
   long long (*supportFieldBytes)(const mjModel* m, const mjData* d);
   int (*cacheCounts)(const mjModel* m, const mjData* d, long long* hits, long long* misses);
