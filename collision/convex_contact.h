@@ -576,10 +576,10 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
   // Polytope pairs under auto keep MPR's other points for step 3(b)'s hull proof.
   const bool polytopes = s.algorithm == CcdAlgorithm::kAuto && !convex::HasCurvedSurface(a, b);
   MprHistory history;
-  // Polytope pairs start from a guess of the normal (mpr_start.h): fewer refinement rounds, and
-  // a ray nearer the minimal normal.
+  // Polytope pairs under auto start from a guess of the normal (mpr_start.h): fewer refinement
+  // rounds, and a ray nearer the minimal normal (`ccd="mpr"` keeps the centre ray).
   MprStart guess;
-  const bool guessed = PolytopeMprStart(a, b, &guess);
+  const bool guessed = polytopes && PolytopeMprStart(a, b, &guess);
   const MprResult r = MprPenetration(a, b, it, s.tolerance, nullptr, 0,
                                      polytopes ? &history : nullptr, guessed ? &guess : nullptr);
   counters->seeded += r.seeded;

@@ -82,9 +82,9 @@ struct MprHistory {
 //
 // With `start` (mpr_start.h; not with `ray`), v0 is its interior point and discovery first tries
 // its seeded portal: three supports along directions tilted from its normal guess, 120° apart,
-// taken when the ray passes strictly inside their cone (the same three side tests the classic
-// discovery ends on). Otherwise the classic discovery's loop walks on from that triangle: an
-// edge with the ray on its inner side is its base edge and the third point its first candidate.
+// handed to the classic discovery's loop (an edge with the ray on its inner side is its base
+// edge and the third point its first candidate): the loop takes them as the portal when the ray
+// passes inside their cone, else walks on from them.
 MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b, int max_iterations,
                                        double tolerance, const Vec3* ray = nullptr,
                                        double inset = 0, MprHistory* history = nullptr,
@@ -113,7 +113,7 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
     return result;
   }
 
-  // 1. Portal discovery: the seeded portal when `start` gives one, else the classic one.
+  // 1. Portal discovery: from the seeded triangle when `start` gives one, else the classic one.
   Vec3 n = -v0.v;
   // A miss at a support query: its direction separates; the points so far seed GJK.
   auto miss = [&](const Vec3& axis, const Vertex* points, int count) {
@@ -143,44 +143,23 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
       if (Dot(p[k].v, dir[k]) <= 0)
         return miss(dir[k], p, k + 1);
     }
-    // side[k]: the ray's side of the face (v0, p[k+1], p[k]) (indices mod 3); all positive: the
-    // ray inside the cone of (p0, p1, p2), all negative: inside that of (p1, p0, p2).
+    // side[k]: the ray's side of the face (v0, p[k+1], p[k]) (indices mod 3). The triangle turned
+    // so that some side is positive (as it is, else reversed) gives the loop its base edge, the
+    // first such side's, and the third point as v3: the loop takes the triangle as the portal
+    // when the other two sides hold too, else walks on from it. Every side zero (a degenerate
+    // triangle): the classic start.
     const double side[3] = {Dot(Cross(p[1].v, p[0].v), v0.v), Dot(Cross(p[2].v, p[1].v), v0.v),
                             Dot(Cross(p[0].v, p[2].v), v0.v)};
-    if (side[0] > 0 && side[1] > 0 && side[2] > 0) {
-      v1 = p[0];
-      v2 = p[1];
-      v3 = p[2];
-      portal = true;
-    } else if (side[0] < 0 && side[1] < 0 && side[2] < 0) {
-      v1 = p[1];
-      v2 = p[0];
-      v3 = p[2];
-      portal = true;
-    } else {
-      // The ray passes outside some side: an edge with the ray on its inner side becomes the
-      // loop's base edge and the third point its v3, so the loop walks on from this triangle
-      // instead of starting over (an edge (p[k], p[k+1]) with side[k] > 0, else one with
-      // side[k] < 0, reversed).
-      for (int k = 0; k < 3 && !have_v3; ++k) {
-        if (side[k] > 0) {
-          v1 = p[k];
-          v2 = p[(k + 1) % 3];
-          v3 = p[(k + 2) % 3];
-          have_v3 = true;
-        }
-      }
-      for (int k = 0; k < 3 && !have_v3; ++k) {
-        if (side[k] < 0) {
-          v1 = p[(k + 1) % 3];
-          v2 = p[k];
-          v3 = p[(k + 2) % 3];
-          have_v3 = true;
-        }
+    const bool as_is = side[0] > 0 || side[1] > 0 || side[2] > 0;
+    for (int k = 0; k < 3 && !have_v3; ++k) {
+      if ((as_is ? side[k] : -side[k]) > 0) {
+        v1 = p[as_is ? k : (k + 1) % 3];
+        v2 = p[as_is ? (k + 1) % 3 : k];
+        v3 = p[(k + 2) % 3];
+        have_v3 = true;
       }
     }
   }
-  result.seeded = portal;
   // Walking on from the seeded triangle, a new face (v0, vi, v3) can come out flat (v3 across v0
   // from vi, as opposite vertices of a centrally symmetric M are): its normal vanishes, and
   // discovery starts over the classic way.
@@ -226,6 +205,7 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
           return miss(n, points, 3);
         }
       }
+      const bool seeded_v3 = have_v3;  // v3 is the seeded triangle's third point
       have_v3 = false;
       Vec3 edge;  // the new face's edge other than v3 − v0
       if (Dot(Cross(v1.v, v3.v), v0.v) < 0) {
@@ -242,6 +222,7 @@ MJP_HD inline MprResult MprPenetration(const ConvexGeom& a, const ConvexGeom& b,
         n = Cross(v3.v - v0.v, edge);
       } else {
         portal = true;
+        result.seeded = seeded_v3;
       }
       if (walking && !portal) {
         const Vec3 e3 = v3.v - v0.v;

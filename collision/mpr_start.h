@@ -18,7 +18,7 @@
 // perpendicular to it: a portal spanning much of M, which refinement then halves face by face
 // (8–13 rounds on hulls of 200–2,000 vertices). Instead, three supports along directions tilted
 // from n by `tilt` (radians, as a tangent), 120° apart, span a small portal around n's support;
-// when the ray passes strictly inside their cone it is a valid MPR portal (three support points
+// when the ray passes inside their cone it is a valid MPR portal (three support points
 // of M whose cone from v0 holds the ray) and refinement starts there (4–6 rounds). Otherwise the
 // classic discovery's loop walks on from the triangle (a side the ray passes inside is its base
 // edge), one support per step, instead of starting over. A support point that fails to pass the
@@ -45,11 +45,6 @@ struct MprStart {
   double tilt;  // tangent of the seeded portal's tilt from `normal`
 };
 
-// A mesh vertex widened to double.
-MJP_HD inline Vec3 LoadFloat3(const float* p) {
-  return {p[0], p[1], p[2]};
-}
-
 // A mesh's shape for MprStart, from its vertices (float[nvert][3], its frame) and MuJoCo's hull
 // graph (nullptr: no inner radius): the half-extents max |v_k| along its frame axes, and the
 // least distance from the frame origin (the mesh's centre of mass, inside its hull) to the plane
@@ -70,9 +65,9 @@ MJP_HD inline HullShape MeshShape(const float* vert, int nvert, const int* graph
   const int* face = graph + 2 + 3 * numvert + 3 * numface;
   double least = INFINITY;
   for (int f = 0; f < numface; ++f) {
-    const Vec3 p0 = LoadFloat3(vert + 3 * face[3 * f]);
-    const Vec3 n = Cross(LoadFloat3(vert + 3 * face[3 * f + 1]) - p0,
-                         LoadFloat3(vert + 3 * face[3 * f + 2]) - p0);
+    const Vec3 p0 = MeshPoint(vert, face[3 * f]);
+    const Vec3 n =
+        Cross(MeshPoint(vert, face[3 * f + 1]) - p0, MeshPoint(vert, face[3 * f + 2]) - p0);
     const double length = std::sqrt(Dot(n, n));
     if (length > 0)
       least = std::fmin(least, std::fabs(Dot(n, p0)) / length);
@@ -90,10 +85,10 @@ constexpr double kLeastTilt = 0.1;
 
 // Half-extents and inner radius of a box or mesh geom; false for other shapes and meshes
 // without a shape.
-MJP_HD inline bool Shape(const ConvexGeom& g, Vec3* half_extent, double* inner_radius,
+MJP_HD inline bool Shape(const ConvexGeom& g, double half_extent[3], double* inner_radius,
                          int* vertices) {
   if (g.type == ShapeType::kBox) {
-    *half_extent = Load3(g.view.size);
+    Store3(half_extent, Load3(g.view.size));
     *inner_radius = std::fmin(g.view.size[0], std::fmin(g.view.size[1], g.view.size[2]));
     *vertices = 8;
     return true;
@@ -101,25 +96,10 @@ MJP_HD inline bool Shape(const ConvexGeom& g, Vec3* half_extent, double* inner_r
   if (g.type != ShapeType::kMesh || g.view.mesh == nullptr || g.view.mesh->shape == nullptr)
     return false;
   const MeshView& mesh = *g.view.mesh;
-  *half_extent = mesh.shape->half_extent;
+  Store3(half_extent, mesh.shape->half_extent);
   *inner_radius = mesh.shape->inner_radius;
   *vertices = mesh.graph != nullptr ? mesh.graph[0] : mesh.nvert;
-  return half_extent->x > 0 && half_extent->y > 0 && half_extent->z > 0;
-}
-
-// Adds R diag(e²) Rᵀ to the symmetric q = (xx, xy, xz, yy, yz, zz); R row-major, its columns
-// the geom's axes.
-MJP_HD inline void AddShape(const double* mat, const Vec3& e, double q[6]) {
-  const double e2[3] = {e.x * e.x, e.y * e.y, e.z * e.z};
-  for (int k = 0; k < 3; ++k) {
-    const double x = mat[k], y = mat[3 + k], z = mat[6 + k];
-    q[0] += x * x * e2[k];
-    q[1] += x * y * e2[k];
-    q[2] += x * z * e2[k];
-    q[3] += y * y * e2[k];
-    q[4] += y * z * e2[k];
-    q[5] += z * z * e2[k];
-  }
+  return half_extent[0] > 0 && half_extent[1] > 0 && half_extent[2] > 0;
 }
 
 }  // namespace mpr_start
@@ -127,10 +107,9 @@ MJP_HD inline void AddShape(const double* mat, const Vec3& e, double q[6]) {
 // The start for polytope pair (a, b), or false when either geom has no shape (not a box or a
 // mesh with MeshShape's data) or the centres coincide.
 MJP_HD inline bool PolytopeMprStart(const ConvexGeom& a, const ConvexGeom& b, MprStart* start) {
-  Vec3 ea, eb;
-  double ra, rb;
+  double ea[3], eb[3], ra, rb;
   int na, nb;
-  if (!mpr_start::Shape(a, &ea, &ra, &na) || !mpr_start::Shape(b, &eb, &rb, &nb))
+  if (!mpr_start::Shape(a, ea, &ra, &na) || !mpr_start::Shape(b, eb, &rb, &nb))
     return false;
   const Vec3 ca = Load3(a.view.pos), cb = Load3(b.view.pos);
   const Vec3 u = cb - ca;
@@ -138,8 +117,8 @@ MJP_HD inline bool PolytopeMprStart(const ConvexGeom& a, const ConvexGeom& b, Mp
   if (!(distance > 0 && distance < INFINITY))
     return false;
   double q[6] = {0, 0, 0, 0, 0, 0};
-  mpr_start::AddShape(a.view.mat, ea, q);
-  mpr_start::AddShape(b.view.mat, eb, q);
+  smooth::AddShapeMatrix(a.view.mat, ea, q);
+  smooth::AddShapeMatrix(b.view.mat, eb, q);
   const Vec3 n = smooth::ShapeNormal(q, u * (1 / distance));
   // v0 = c_A − c_B moved by −shift: shift = u's part across n (v0 then on the line along n),
   // capped by the inner balls.

@@ -280,15 +280,12 @@ MJP_HD inline void NewtonStep(double g1, double g2, double j11, double j12, doub
   }
 }
 
-// Adds g's shape matrix R diag(e²) Rᵀ to the symmetric q = (xx, xy, xz, yy, yz, zz): e the
-// semi-axes of an ellipsoid or of a box's inscribed ellipsoid, (r, r, r) for a sphere.
-MJP_HD inline void AddShapeMatrix(const ConvexGeom& g, double q[6]) {
-  const double* m = g.view.mat;
-  const double* e = g.view.size;
-  const bool sphere = g.type == ShapeType::kSphere;
+// Adds R diag(e²) Rᵀ to the symmetric q = (xx, xy, xz, yy, yz, zz); R row-major (mat), its
+// columns the axes along which e holds the semi-axes.
+MJP_HD inline void AddShapeMatrix(const double* mat, const double e[3], double q[6]) {
   for (int k = 0; k < 3; ++k) {
-    const double e2 = sphere ? e[0] * e[0] : e[k] * e[k];
-    const double x = m[k], y = m[3 + k], z = m[6 + k];  // column k: the geom's k-th axis
+    const double e2 = e[k] * e[k];
+    const double x = mat[k], y = mat[3 + k], z = mat[6 + k];  // column k: the k-th axis
     q[0] += x * x * e2;
     q[1] += x * y * e2;
     q[2] += x * z * e2;
@@ -296,6 +293,14 @@ MJP_HD inline void AddShapeMatrix(const ConvexGeom& g, double q[6]) {
     q[4] += y * z * e2;
     q[5] += z * z * e2;
   }
+}
+
+// Adds g's shape matrix to q: e the semi-axes of an ellipsoid or of a box's inscribed ellipsoid,
+// (r, r, r) for a sphere.
+MJP_HD inline void AddShapeMatrix(const ConvexGeom& g, double q[6]) {
+  const double* e = g.view.size;
+  const double sphere[3] = {e[0], e[0], e[0]};
+  AddShapeMatrix(g.view.mat, g.type == ShapeType::kSphere ? sphere : e, q);
 }
 
 // Newton's starting direction for centre line c (unit, from A to B): the normal where c leaves
