@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <utility>
 
 namespace mjportal::testing {
 
@@ -13,6 +15,18 @@ inline double DeepestPenetration(const mjData* d) {
   double deepest = 0;
   for (int i = 0; i < d->ncon; ++i)
     deepest = std::max(deepest, -d->contact[i].dist);
+  return deepest;
+}
+
+// Each touching geom pair's deepest contact: (geom1, geom2) -> its index in d->contact.
+inline std::map<std::pair<int, int>, int> DeepestContactPerPair(const mjData* d) {
+  std::map<std::pair<int, int>, int> deepest;
+  for (int i = 0; i < d->ncon; ++i) {
+    const auto key = std::make_pair(d->contact[i].geom[0], d->contact[i].geom[1]);
+    const auto it = deepest.find(key);
+    if (it == deepest.end() || d->contact[i].dist < d->contact[it->second].dist)
+      deepest[key] = i;
+  }
   return deepest;
 }
 
