@@ -24,7 +24,9 @@
 //   polygon–polygon   the flatter polygon (smaller height spread along n) is the reference;
 //                     the other (incident) is clipped against each reference edge
 //   polygon–segment   the segment is clipped against the polygon
-//   segment–segment   nearly parallel: the two ends of their overlap; crossing: none
+//   segment–segment   the two ends of their overlap: for straight edges when nearly parallel
+//                     (crossing: none); a capsule's or cylinder's side line at any angle,
+//                     each end's distance raised by the surfaces' curvature (ClipSegmentPair)
 //   with a point      none (the caller keeps its first contact)
 // Projected points keep only in-plane coordinates (u, v) and height h along n; world points are
 // rebuilt as u t1 + v t2 + h n only for the contacts written. Each clipped
@@ -501,6 +503,60 @@ MJP_HD inline void SegmentPoints(const SupportFeature& inc, double lo, double hi
   out->count = 2;
 }
 
+// The radius of the curved surface a geom's two-point support feature runs along: a capsule's or
+// a cylinder's side line (r); 0 for a box's or a mesh's edge.
+MJP_HD inline double SideRadius(const ConvexGeom& g) {
+  return g.type == ShapeType::kCapsule || g.type == ShapeType::kCylinder ? g.view.size[0] : 0;
+}
+
+// Segment–segment: the incident segment's part that lies along the reference (its parameters
+// whose projections fall within the reference), as its two ends. Two straight edges (bend 0)
+// touch along a line only when parallel (within about 1°: sin² ≤ 3e-4); crossing, they meet in
+// the first contact's point alone (no points). A side line of radius r (a capsule's, a
+// cylinder's) has its surface fall away from the contact plane as x²/2r at in-plane distance x
+// from it, so where the incident line runs at in-plane distance w from the reference line the
+// surfaces are farther apart than the lines by w²/2(r_A + r_B) (the least of x²/2r_A +
+// (w − x)²/2r_B; second order in w). With bend = r_A + r_B > 0 the overlap's ends are taken at
+// any angle, each with that gap in `gap` (for the caller's distances, which drop the ends beyond
+// the margin) and moved halfway towards the reference line: two cylinders lying side by side
+// with axes a few degrees apart touch along their length, not at one point.
+MJP_HD inline void ClipSegmentPair(const SupportFeature& ref, const SupportFeature& inc,
+                                   double bend, ClippedPoints* out, double gap[2]) {
+  out->count = 0;
+  const double ru = ref.u[1] - ref.u[0], rv = ref.v[1] - ref.v[0];
+  const double iu = inc.u[1] - inc.u[0], iv = inc.v[1] - inc.v[0];
+  const double rl2 = ru * ru + rv * rv, il2 = iu * iu + iv * iv;
+  const double cross = ru * iv - rv * iu;
+  if (!(rl2 > 0 && il2 > 0) || (!(bend > 0) && cross * cross > 3e-4 * rl2 * il2))
+    return;
+  // The incident ends' parameters along the reference; the incident's part within [0, 1].
+  const double s0 = ((inc.u[0] - ref.u[0]) * ru + (inc.v[0] - ref.v[0]) * rv) / rl2;
+  const double s1 = ((inc.u[1] - ref.u[0]) * ru + (inc.v[1] - ref.v[0]) * rv) / rl2;
+  if (!(std::fabs(s1 - s0) > 1e-12))
+    return;  // the incident runs across the reference's line: no length in common
+  double lo = -s0 / (s1 - s0), hi = (1 - s0) / (s1 - s0);
+  if (lo > hi) {
+    const double swap = lo;
+    lo = hi;
+    hi = swap;
+  }
+  lo = lo < 0 ? 0 : lo;
+  hi = hi > 1 ? 1 : hi;
+  if (!(hi > lo))
+    return;
+  SegmentPoints(inc, lo, hi, out);
+  for (int k = 0; k < 2; ++k) {
+    gap[k] = 0;
+    if (!(bend > 0))
+      continue;
+    // w: the signed in-plane distance from the reference line, times |r|.
+    const double w = ru * (out->v[k] - ref.v[0]) - rv * (out->u[k] - ref.u[0]);
+    gap[k] = w * w / (rl2 * 2 * bend);
+    out->u[k] += 0.5 * w * rv / rl2;
+    out->v[k] -= 0.5 * w * ru / rl2;
+  }
+}
+
 // Clips the incident polygon against each edge of the counter-clockwise reference polygon
 // (Sutherland–Hodgman); clipped points stay on the incident polygon (u, v and h interpolated
 // alike).
@@ -706,6 +762,7 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const C
   const SupportFeature& inc = ref_is_a ? fb : fa;
 
   manifold::ClippedPoints p;
+  double bend_gap[2] = {0, 0};  // segment–segment: the side lines' curvature gaps at the ends
   if (ref.count >= 3) {
     if (inc.count >= 3) {
       manifold::ClipPolygon(ref, inc, &p);
@@ -713,27 +770,8 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const C
       manifold::ClipSegment(ref, inc, &p);
     }
   } else {
-    // Segment–segment: the ends of their overlap when parallel within about 1°.
-    const double ru = ref.u[1] - ref.u[0], rv = ref.v[1] - ref.v[0];
-    const double iu = inc.u[1] - inc.u[0], iv = inc.v[1] - inc.v[0];
-    const double rl2 = ru * ru + rv * rv, il2 = iu * iu + iv * iv;
-    const double cross = ru * iv - rv * iu;
-    if (!(rl2 > 0 && il2 > 0) || cross * cross > 3e-4 * rl2 * il2)
-      return 0;
-    // The incident ends' parameters along the reference; the incident's part within [0, 1].
-    const double s0 = ((inc.u[0] - ref.u[0]) * ru + (inc.v[0] - ref.v[0]) * rv) / rl2;
-    const double s1 = ((inc.u[1] - ref.u[0]) * ru + (inc.v[1] - ref.v[0]) * rv) / rl2;
-    double lo = -s0 / (s1 - s0), hi = (1 - s0) / (s1 - s0);
-    if (lo > hi) {
-      const double swap = lo;
-      lo = hi;
-      hi = swap;
-    }
-    lo = lo < 0 ? 0 : lo;
-    hi = hi > 1 ? 1 : hi;
-    if (!(hi > lo))
-      return 0;
-    manifold::SegmentPoints(inc, lo, hi, &p);
+    manifold::ClipSegmentPair(ref, inc, manifold::SideRadius(a) + manifold::SideRadius(b), &p,
+                              bend_gap);
   }
 
   // Distances along n and the midpoints' heights; beyond the margin dropped.
@@ -745,7 +783,7 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const C
   for (int i = 0; i < p.count; ++i) {
     const double h_ref =
         ref_polygon ? polygon_height : manifold::SegmentHeight(ref, p.u[i], p.v[i]);
-    const double dist = ref_is_a ? p.h[i] - h_ref : h_ref - p.h[i];
+    const double dist = (ref_is_a ? p.h[i] - h_ref : h_ref - p.h[i]) + (i < 2 ? bend_gap[i] : 0);
     if (!(dist <= margin))
       continue;
     deepest_clipped = dist < deepest_clipped ? dist : deepest_clipped;

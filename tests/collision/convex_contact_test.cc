@@ -1454,6 +1454,80 @@ TEST(ConvexMultiContact, ClippedPatchesOfCylindersAndCapsules) {
   }
 }
 
+// Two side lines crossing at a small angle α: cylinders or capsules lying across each other, the
+// lower one (A, radius r_A, half-length h_A) along x, the upper (B) along (cos α, sin α, 0), its
+// centre above A's and sunk by δ. Their surfaces overlap along A's whole length when δ exceeds the
+// gap the curvature opens at A's ends, about (h_A sin α)² / 2(r_A + r_B); then the patch holds
+// both ends (x = ±h_A), each at the surfaces' local depth there: the least over y of the
+// vertical gap between B's bottom and A's top at that x, by golden section (exact to the
+// section's precision; the patch's formula is second order, so within 5% of the curvature gap).
+// With δ below that gap the ends stay apart and the first contact stands alone. Before the
+// twenty-second session two side lines more than 1° apart kept only their crossing point: two
+// cylinders lying side by side a few degrees apart pivoted on one contact.
+TEST(ConvexMultiContact, SideLinesAtAnAngleTouchAlongTheirOverlap) {
+  RandomGeometry s(1027);
+  const long cases = Cases() / 20;
+  for (long c = 0; c < cases; ++c) {
+    OwnedGeom a, b;
+    a.type = c % 3 == 2 ? ShapeType::kCapsule : ShapeType::kCylinder;
+    b.type = c % 2 == 1 ? ShapeType::kCapsule : ShapeType::kCylinder;
+    a.size[0] = s.Uniform(0.02, 0.2);
+    b.size[0] = s.Uniform(0.02, 0.2);
+    a.size[1] = s.Uniform(0.05, 0.3);
+    // α from 1.5° to 10°, small enough that A's ends lie within 0.3 radii of B's line (where the
+    // second-order gap holds to about 2%).
+    const double widest = std::asin(0.3 * std::min(a.size[0], b.size[0]) / a.size[1]);
+    const double alpha = std::min(s.Uniform(1.5, 10) * M_PI / 180, widest);
+    const double ca = std::cos(alpha), sa = std::sin(alpha);
+    b.size[1] = a.size[1] / ca + s.Uniform(0.02, 0.2);  // B reaches past A's ends
+    const double bend = a.size[0] + b.size[0];
+    const double end_gap = std::pow(a.size[1] * sa, 2) / (2 * bend);
+    const bool touching = c % 4 != 3;
+    const double delta = end_gap * (touching ? s.Uniform(1.5, 4) : s.Uniform(0.2, 0.7));
+    // Axes: A's z to x; B's z to (cos α, sin α, 0).
+    const double ma[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0};
+    const double mb[9] = {0, -sa, ca, 0, ca, sa, -1, 0, 0};
+    std::copy(ma, ma + 9, a.mat);
+    std::copy(mb, mb + 9, b.mat);
+    const double top = a.size[0] + b.size[0] - delta;  // B's axis height
+    Store3(b.pos, {0, 0, top});
+    Contact con[kMaxConvexContacts];
+    ConvexCounters counters;
+    const int n = CollideConvex(a.View(), b.View(), Settings(CcdAlgorithm::kAuto, true), 0, con, 4,
+                                &counters);
+    ASSERT_GE(n, 1) << "case " << c << Repro(a, b, 0);
+    // The vertical gap at (x, y) between B's bottom and A's top (infinite sides).
+    const auto gap = [&](double x, double y) {
+      const double lateral_b = -x * sa + y * ca;
+      return top - std::sqrt(b.size[0] * b.size[0] - lateral_b * lateral_b) -
+             std::sqrt(a.size[0] * a.size[0] - y * y);
+    };
+    // The least gap over y at x, by golden section between A's line (y = 0) and B's (y = x tan α),
+    // the minima of the two convex terms.
+    const auto local_depth = [&](double x) {
+      double lo = std::min(0.0, x * sa / ca), hi = std::max(0.0, x * sa / ca);
+      for (int it = 0; it < 200; ++it) {
+        const double m1 = lo + (hi - lo) * 0.381966, m2 = hi - (hi - lo) * 0.381966;
+        (gap(x, m1) < gap(x, m2) ? hi : lo) = gap(x, m1) < gap(x, m2) ? m2 : m1;
+      }
+      return gap(x, 0.5 * (lo + hi));
+    };
+    int ends = 0;
+    for (int i = 0; i < n; ++i) {
+      ASSERT_NEAR(con[i].normal.z, 1, 1e-6) << "case " << c << Repro(a, b, 0);
+      ASSERT_GE(con[i].dist, -delta - 1e-9) << "case " << c << Repro(a, b, 0);
+      const double x = con[i].pos.x;
+      if (std::fabs(std::fabs(x) - a.size[1]) > 1e-6 * a.size[1])
+        continue;  // the crossing point (the first contact)
+      ++ends;
+      ASSERT_NEAR(con[i].dist, local_depth(x), 0.05 * end_gap + 1e-12)
+          << "case " << c << " x " << x << Repro(a, b, 0);
+    }
+    ASSERT_EQ(ends, touching ? 2 : 0) << "case " << c << Repro(a, b, 0);
+    ASSERT_EQ(n, touching ? 3 : 1) << "case " << c << Repro(a, b, 0);
+  }
+}
+
 // A cylinder standing on a wider one, cap on cap, either geom first: the clipped patch is the
 // smaller cap's rim polygon (inside the wider cap), whichever cap is the reference, each point
 // with the exact penetration. A cap polygon in the wrong turn would clip everything away.
