@@ -231,6 +231,17 @@ std::vector<collision::Vec3> HullPoints(const mjModel* m, const mjData* d, int g
   return world;
 }
 
+// models/bench/`name` with mjportal (`config`) into *with_plugin and as written into *stock.
+void LoadBenchScene(const std::string& name, const tools::PluginConfig& config,
+                    tools::ModelPtr* with_plugin, tools::ModelPtr* stock) {
+  std::string error;
+  const std::string path = ModelsDir() + "/bench/" + name;
+  *with_plugin = tools::LoadWithPlugin(path, config, &error);
+  ASSERT_TRUE(*with_plugin) << error;
+  *stock = tools::LoadStock(path, &error);
+  ASSERT_TRUE(*stock) << error;
+}
+
 // A settled bin of 36 200-vertex meshes (models/bench/mesh_bin.xml), from 3 s to 4 s in fast
 // mode: each touching pair's deepest contact is the overlap of the two geoms along the pair's
 // normal (brute force over the hulls' points; a plane's side is its surface), within twice the
@@ -239,12 +250,8 @@ std::vector<collision::Vec3> HullPoints(const mjModel* m, const mjData* d, int g
 // an overlap of 4.3 mm.
 TEST_F(FastModeScenes, MeshBinPatchesCarryTheOverlap) {
   LoadPlugin();
-  std::string error;
-  const std::string path = ModelsDir() + "/bench/mesh_bin.xml";
-  tools::ModelPtr m = tools::LoadWithPlugin(path, {{"mode", "fast"}}, &error);
-  ASSERT_TRUE(m) << error;
-  tools::ModelPtr stock = tools::LoadStock(path, &error);
-  ASSERT_TRUE(stock) << error;
+  tools::ModelPtr m, stock;
+  ASSERT_NO_FATAL_FAILURE(LoadBenchScene("mesh_bin.xml", {{"mode", "fast"}}, &m, &stock));
   tools::DataPtr d(mj_makeData(m.get())), d_stock(mj_makeData(stock.get()));
   const double tolerance = 2 * m->opt.ccd_tolerance;
   int pairs = 0;
@@ -294,12 +301,9 @@ TEST_F(FastModeScenes, MeshBinPatchesCarryTheOverlap) {
 // most 3.8e-6 shallower).
 TEST_F(FastModeScenes, MixedBinTouchesWhatStockTouches) {
   const tools::PluginApi& api = LoadPlugin();
-  std::string error;
-  const std::string path = ModelsDir() + "/bench/mixed_bin.xml";
-  tools::ModelPtr m = tools::LoadWithPlugin(path, {{"mode", "fast"}, {"stats", "true"}}, &error);
-  ASSERT_TRUE(m) << error;
-  tools::ModelPtr stock = tools::LoadStock(path, &error);
-  ASSERT_TRUE(stock) << error;
+  tools::ModelPtr m, stock;
+  ASSERT_NO_FATAL_FAILURE(
+      LoadBenchScene("mixed_bin.xml", {{"mode", "fast"}, {"stats", "true"}}, &m, &stock));
   tools::DataPtr d(mj_makeData(m.get())), d_stock(mj_makeData(stock.get()));
   const double slack = 10 * m->opt.ccd_tolerance;
   int pairs = 0;
