@@ -336,13 +336,16 @@ MJP_HD inline void RawFeature(const ConvexGeom& geom, const Vec3& n, double sign
         // The rim counter-clockwise about n: about the axis when the axis points along n, else
         // the reverse (the cap lies nearly flat in the plane ⊥ n, so the projection keeps the
         // turn).
-        const Vec3 x = Column(g.mat, 0), y = Column(g.mat, 1);
-        const double turn = Dot(axis, n) > 0 ? 1 : -1;
+        // The octagon's directions are constants (cos and sin of k·45°): no sincos per vertex.
+        static_assert(kCapSides == 8, "the rim's direction table is an octagon's");
+        const double h = 0.70710678118654752;  // √½
+        const double cos_k[kCapSides] = {1, h, 0, -h, -1, -h, 0, h};
+        const double sin_k[kCapSides] = {0, h, 1, h, 0, -h, -1, -h};
+        const Vec3 x = Column(g.mat, 0) * size[0];
+        const Vec3 y = Column(g.mat, 1) * (Dot(axis, n) > 0 ? size[0] : -size[0]);
         r->ordered = true;
-        for (int k = 0; k < kCapSides; ++k) {
-          const double angle = turn * 2 * support_field::kPi * k / kCapSides;
-          Add(r, cap + (x * std::cos(angle) + y * std::sin(angle)) * size[0]);
-        }
+        for (int k = 0; k < kCapSides; ++k)
+          Add(r, cap + x * cos_k[k] + y * sin_k[k]);
         return;
       }
       const Vec3 rim = radial * (size[0] / radial_length);
