@@ -520,11 +520,13 @@ MJP_HD inline double SideRadius(const ConvexGeom& g) {
 // from it, so where the incident line runs at in-plane distance w from the reference line the
 // surfaces are farther apart than the lines by w²/2(r_A + r_B) (the least of x²/2r_A +
 // (w − x)²/2r_B; second order in w). With bend = r_A + r_B > 0 the overlap's ends are taken at
-// any angle, each with that gap in `gap` (for the caller's distances, which drop the ends beyond
-// the margin) and moved halfway towards the reference line: two cylinders lying side by side
-// with axes a few degrees apart touch along their length, not at one point.
+// any angle, each moved halfway towards the reference line and its height moved away from the
+// reference by that gap (`away`: +1 when the incident lies along +n from the reference, i.e. the
+// reference is A's), so that the caller's distances carry it and drop the ends beyond the margin:
+// two cylinders lying side by side with axes a few degrees apart touch along their length, not
+// at one point.
 MJP_HD inline void ClipSegmentPair(const SupportFeature& ref, const SupportFeature& inc,
-                                   double bend, ClippedPoints* out, double gap[2]) {
+                                   double bend, double away, ClippedPoints* out) {
   out->count = 0;
   const double ru = ref.u[1] - ref.u[0], rv = ref.v[1] - ref.v[0];
   const double iu = inc.u[1] - inc.u[0], iv = inc.v[1] - inc.v[0];
@@ -548,13 +550,10 @@ MJP_HD inline void ClipSegmentPair(const SupportFeature& ref, const SupportFeatu
   if (!(hi > lo))
     return;
   SegmentPoints(inc, lo, hi, out);
-  for (int k = 0; k < 2; ++k) {
-    gap[k] = 0;
-    if (!(bend > 0))
-      continue;
+  for (int k = 0; k < 2 && bend > 0; ++k) {
     // w: the signed in-plane distance from the reference line, times |r|.
     const double w = ru * (out->v[k] - ref.v[0]) - rv * (out->u[k] - ref.u[0]);
-    gap[k] = w * w / (rl2 * 2 * bend);
+    out->h[k] += away * w * w / (rl2 * 2 * bend);
     out->u[k] += 0.5 * w * rv / rl2;
     out->v[k] -= 0.5 * w * ru / rl2;
   }
@@ -765,7 +764,6 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const C
   const SupportFeature& inc = ref_is_a ? fb : fa;
 
   manifold::ClippedPoints p;
-  double bend_gap[2] = {0, 0};  // segment–segment: the side lines' curvature gaps at the ends
   if (ref.count >= 3) {
     if (inc.count >= 3) {
       manifold::ClipPolygon(ref, inc, &p);
@@ -773,8 +771,8 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const C
       manifold::ClipSegment(ref, inc, &p);
     }
   } else {
-    manifold::ClipSegmentPair(ref, inc, manifold::SideRadius(a) + manifold::SideRadius(b), &p,
-                              bend_gap);
+    manifold::ClipSegmentPair(ref, inc, manifold::SideRadius(a) + manifold::SideRadius(b),
+                              ref_is_a ? 1 : -1, &p);
   }
 
   // Distances along n and the midpoints' heights; beyond the margin dropped.
@@ -786,7 +784,7 @@ MJP_HD inline int ClipManifold(const ConvexGeom& a, const ConvexGeom& b, const C
   for (int i = 0; i < p.count; ++i) {
     const double h_ref =
         ref_polygon ? polygon_height : manifold::SegmentHeight(ref, p.u[i], p.v[i]);
-    const double dist = (ref_is_a ? p.h[i] - h_ref : h_ref - p.h[i]) + (i < 2 ? bend_gap[i] : 0);
+    const double dist = ref_is_a ? p.h[i] - h_ref : h_ref - p.h[i];
     if (!(dist <= margin))
       continue;
     deepest_clipped = dist < deepest_clipped ? dist : deepest_clipped;

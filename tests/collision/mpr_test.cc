@@ -50,6 +50,27 @@ double PointDistance(ShapeType type, const double* e, const Vec3& q) {
   }
 }
 
+// A failure's case label, for CheckAgainstOverlap.
+auto CaseLabel(long c) {
+  return [c] { return "case " + std::to_string(c); };
+}
+
+// MPR's answer r against a reference overlap (the exact penetration depth; negative, the gap):
+// references within 1e-7 of touching are not checked; otherwise the verdict must match, and a
+// hit's depth (along MPR's ray) is never below the overlap. *hit: a checked hit. `where()` names
+// the case (built only on a failure).
+template <typename Where>
+void CheckAgainstOverlap(const MprResult& r, double overlap, Where where, bool* hit) {
+  *hit = false;
+  if (std::fabs(overlap) < 1e-7)
+    return;
+  ASSERT_EQ(r.hit, overlap > 0) << where() << " overlap " << overlap;
+  *hit = r.hit;
+  if (r.hit) {
+    EXPECT_GE(r.depth, overlap - 1e-7) << where();  // along the ray, never below the minimum
+  }
+}
+
 TEST(Mpr, SpheresAreExact) {
   RandomGeometry s(4242);
   double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -95,13 +116,11 @@ TEST_P(MprSphereVsShape, VerdictAndDepthBound) {
     const MprResult r =
         MprPenetration({type, {pos, mat, size}}, {ShapeType::kSphere, {sphere, eye, radius}},
                        kIterations, kTolerance);
-    if (std::fabs(depth) < 1e-7)
-      continue;
-    ASSERT_EQ(r.hit, depth > 0) << "case " << c << " depth " << depth;
-    if (!r.hit)
+    bool hit = false;
+    ASSERT_NO_FATAL_FAILURE(CheckAgainstOverlap(r, depth, CaseLabel(c), &hit));
+    if (!hit)
       continue;
     ++hits;
-    EXPECT_GE(r.depth, depth - 1e-7) << "case " << c;  // along the ray, never below the minimum
     EXPECT_NEAR(Dot(r.normal, r.normal), 1.0, 1e-12);
   }
   EXPECT_GT(hits, Cases() / 10);
@@ -167,13 +186,11 @@ TEST(Mpr, BoxesMatchSeparatingAxes) {
     const RandomBoxPair boxes(s);
     const double overlap = boxes.Overlap();
     const MprResult r = MprPenetration(boxes.A(), boxes.B(), kIterations, kTolerance);
-    if (std::fabs(overlap) < 1e-7)
-      continue;
-    ASSERT_EQ(r.hit, overlap > 0) << "case " << c << " overlap " << overlap;
-    if (!r.hit)
+    bool hit = false;
+    ASSERT_NO_FATAL_FAILURE(CheckAgainstOverlap(r, overlap, CaseLabel(c), &hit));
+    if (!hit)
       continue;
     ++hits;
-    EXPECT_GE(r.depth, overlap - 1e-7) << "case " << c;
   }
   EXPECT_GT(hits, Cases() / 10);
 }
@@ -204,14 +221,12 @@ TEST(Mpr, SeededStartKeepsVerdictAndDepthBound) {
     EXPECT_NEAR(Dot(start.normal, start.normal), 1, 1e-12);
     const double overlap = boxes.Overlap();
     const MprResult r = MprPenetration(a, b, kIterations, kTolerance, nullptr, 0, nullptr, &start);
-    if (std::fabs(overlap) < 1e-7)
-      continue;
-    ASSERT_EQ(r.hit, overlap > 0) << "case " << c << " overlap " << overlap;
-    if (!r.hit)
+    bool hit = false;
+    ASSERT_NO_FATAL_FAILURE(CheckAgainstOverlap(r, overlap, CaseLabel(c), &hit));
+    if (!hit)
       continue;
     ++hits;
     seeded += r.seeded;
-    EXPECT_GE(r.depth, overlap - 1e-7) << "case " << c;
   }
   EXPECT_GT(hits, Cases() / 10);
   EXPECT_GT(seeded, hits / 2) << "hits " << hits;
@@ -245,14 +260,12 @@ TEST(Mpr, MissedSeedWalksOnToAPortal) {
                     start.normal.x, start.normal.y, start.normal.z, start.tilt);
       return std::string(buffer);
     };
-    if (std::fabs(overlap) < 1e-7)
-      continue;
-    ASSERT_EQ(r.hit, overlap > 0) << repro();
-    if (!r.hit)
+    bool hit = false;
+    ASSERT_NO_FATAL_FAILURE(CheckAgainstOverlap(r, overlap, repro, &hit));
+    if (!hit)
       continue;
     ++hits;
     walked += !r.seeded;
-    EXPECT_GE(r.depth, overlap - 1e-7) << repro();
   }
   EXPECT_GT(hits, Cases() / 10);
   EXPECT_GT(walked, hits / 4) << "hits " << hits;

@@ -126,17 +126,18 @@ double AngleToNormalCone(const MeshView& mesh, int vertex, const Vec3& d) {
   const int* graph = mesh.graph;
   const int numvert = graph[0];
   const int* edgeadr = graph + 2;
-  const int* globalid = graph + 2 + numvert;
   const int* localid = graph + 2 + 2 * numvert;
   int local = 0;
-  while (local < numvert && globalid[local] != vertex)
+  while (local < numvert && mjportal::collision::support_field::VertexOf(mesh, local) != vertex)
     ++local;
   if (local == numvert)
     return std::nan("");
   const Vec3 v = mjportal::collision::MeshPoint(mesh.vert, vertex);
   std::vector<Vec3> normals;  // unit normals of the cone's facets
   for (int e = edgeadr[local]; localid[e] >= 0; ++e) {
-    Vec3 a = mjportal::collision::MeshPoint(mesh.vert, globalid[localid[e]]) - v;
+    Vec3 a = mjportal::collision::MeshPoint(
+                 mesh.vert, mjportal::collision::support_field::VertexOf(mesh, localid[e])) -
+             v;
     mjportal::collision::Normalize(a);
     normals.push_back(a);
   }
