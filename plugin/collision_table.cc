@@ -9,6 +9,7 @@
 #include "batch/batch_engine.h"
 #include "collision/native_ccd.h"
 #include "collision/pair_kernels.h"
+#include "plugin/distance_query.h"
 #include "plugin/instance.h"
 #include "plugin/mesh_view.h"
 #include "plugin/routing.h"
@@ -42,10 +43,11 @@ mjfCollision original_table[mjNGEOMTYPES][mjNGEOMTYPES] = {};
 bool installed = false;
 
 // Fast mode's general convex pair: MPR / GJK / EPA with perturbation contacts
-// (collision/convex_contact.h), meshes through their support fields.
+// (collision/convex_contact.h), meshes through their support fields. A distance query
+// (mj_geomDistance) gets one contact, from a solve that leaves the pair's hint alone.
 template <int Type1, int Type2>
 int CollideConvexFast(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con, int g1,
-                      int g2, mjtNum margin) {
+                      int g2, mjtNum margin, bool distance_query = false) {
   const Config& config = state->config();
   if (config.stats) {
     state->CountCall(Type1, Type2, /*ours=*/true);
@@ -67,13 +69,13 @@ int CollideConvexFast(const mjModel* m, mjData* d, InstanceState* state, mjPreCo
   settings.max_iterations = m->opt.ccd_iterations;
   settings.tolerance = m->opt.ccd_tolerance;
   settings.algorithm = config.ccd;
-  settings.multicontact = config.multicontact;
+  settings.multicontact = config.multicontact && !distance_query;
   settings.manifold = config.manifold;
   collision::ConvexCounters counters;
   // MuJoCo reserves mj_maxContact contacts for this pair in its shared buffer (1 for spheres and
   // ellipsoids; 4 for mesh–mesh and mesh–box, 5 with a margin; 1 without multiccd).
-  const int capacity = mj_maxContact(m, g1, g2, margin > 0);
-  SeparationHints* hints = state->hints();
+  const int capacity = distance_query ? 1 : mj_maxContact(m, g1, g2, margin > 0);
+  SeparationHints* hints = distance_query ? nullptr : state->hints();
   collision::SeparationHint* hint = hints != nullptr ? hints->Find(g1, g2) : nullptr;
   const int count =
       collision::CollideConvex(a, b, settings, margin, AsContacts(con), capacity, &counters, hint);
@@ -240,11 +242,15 @@ int OursOrOriginal(const mjModel* m, mjData* d, InstanceState* state, mjPreConta
 }
 
 // With a cache in play (the batched pass's, or the in-step device pass's on CUDA): its answer
-// for these exact poses when it holds one, else ours. Out of line, so that the common path of
-// Dispatch stays a bare tail call.
+// for these exact poses when it holds one, else ours. A distance query (a distance sensor's, not
+// the narrowphase's: plugin/distance_query.h) never asks the cache. Out of line, so that the
+// common path of Dispatch stays a bare tail call.
 template <int Type1, int Type2>
 [[gnu::noinline]] int CachedOrOurs(const mjModel* m, mjData* d, InstanceState* state,
                                    mjPreContact* con, int g1, int g2, mjtNum margin) {
+  if (!InNarrowphaseBuffer(d, con)) {
+    return OursOrOriginal<Type1, Type2>(m, d, state, con, g1, g2, margin);
+  }
   int count;
   const int in_step = state->config().device == Device::kCuda
                           ? InStepLookup(m, d, state, g1, g2, margin, con, &count)
@@ -275,12 +281,78 @@ template <int Type1, int Type2>
   return OursOrOriginal<Type1, Type2>(m, d, state, con, g1, g2, margin);
 }
 
+// A distance query (mj_geomDistance: distmax as the margin; plugin/distance_query.h). On a pair
+// MuJoCo measures with mjc_ccd: in fast mode, fast mode's solvers with one contact (box–box too:
+// its analytic kernel, like mjc_BoxBox, is made for margins of a contact's size); otherwise, with
+// nativeccd on, the direct call's answer from compat's port of mjc_ccd (the geoms in table order,
+// margin 0, one contact, distmax as the cutoff), its witness points rebuilt as mj_geomDistance's
+// fromto, and with it off the pair's usual answer, as MuJoCo then calls the entry. Plane–mesh
+// gets MuJoCo's answer in every mode: fast mode's three-point patch of a flat cap need not hold
+// the lowest vertex.
+template <int Type1, int Type2>
+[[gnu::noinline]] int DistanceQuery(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2,
+                                    mjtNum distmax) {
+  if constexpr (!MeasuredByCcd(Type1, Type2)) {
+    return AnalyticPair<Type1, Type2>(m, d, con, g1, g2, distmax);
+  } else {
+    InstanceState* state = FindInstance(m, d);
+    if (state != nullptr && state->config().mode == Mode::kFast) {
+      return CollideConvexFast<Type1, Type2>(m, d, state, con, g1, g2, distmax,
+                                             /*distance_query=*/true);
+    }
+    if ((m->opt.disableflags & mjDSBL_NATIVECCD) || m->opt.ccd_iterations < 1) {
+      return state != nullptr ? OursOrOriginal<Type1, Type2>(m, d, state, con, g1, g2, distmax)
+                              : original_table[Type1][Type2](m, d, con, g1, g2, distmax);
+    }
+    if (state != nullptr && state->config().stats) {
+      state->CountCall(Type1, Type2, /*ours=*/true);
+    }
+    collision::NativeShape a =
+        collision::MakeNativeShape(static_cast<collision::ShapeType>(Type1), d->geom_xpos + 3 * g1,
+                                   d->geom_xmat + 9 * g1, m->geom_size + 3 * g1, 0);
+    collision::NativeShape b =
+        collision::MakeNativeShape(static_cast<collision::ShapeType>(Type2), d->geom_xpos + 3 * g2,
+                                   d->geom_xmat + 9 * g2, m->geom_size + 3 * g2, 0);
+    if constexpr (Type1 == mjGEOM_MESH) {
+      a.mesh = NativeMeshOf(m, g1);
+    }
+    if constexpr (Type2 == mjGEOM_MESH) {
+      b.mesh = NativeMeshOf(m, g2);
+    }
+    collision::NativeStatus status;
+    const double dist = collision::NativeCcd(m->opt.ccd_iterations, m->opt.ccd_tolerance, 1,
+                                             distmax, &status, a, b, NativeScratchFor(m));
+    if (status.warning == collision::kNativeWarnOriginOnFace) {
+      mju_warning("EPA: origin lies on affine hull of face");
+    } else if (status.warning == collision::kNativeWarnOutOfFaces) {
+      mju_warning("EPA: out of memory for faces on expanding polytope");
+    }
+    if (!(dist < distmax)) {
+      return 0;  // mj_geomDistance then returns distmax
+    }
+    // Without witness points (EPA gave up) MuJoCo leaves fromto zero: pos and normal zero.
+    const collision::Vec3 zero = {0, 0, 0};
+    FromtoContact(status.nx > 0 ? status.x1[0] : zero, status.nx > 0 ? status.x2[0] : zero, dist,
+                  con);
+    return 1;
+  }
+}
+
 // The dispatcher installed at [Type1][Type2]. It runs on every narrowphase call: an analytic
 // pair without a mesh goes straight to its kernel while no live instance needs per-call state
 // (plugin/entry_route.h), leaving the instance path out of line so that this one sets nothing
-// up; everything else takes the instance path.
+// up; everything else takes the instance path. A call from mj_geomDistance on a pair it would
+// measure otherwise without the dispatchers is a distance query (DistanceQuery).
 template <int Type1, int Type2>
 int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjtNum margin) {
+  if constexpr (MeasuredByCcd(Type1, Type2) ||
+                (collision::HasPairKernel(static_cast<collision::ShapeType>(Type1),
+                                          static_cast<collision::ShapeType>(Type2)) &&
+                 KernelTakesMesh<Type1, Type2>())) {
+    if (CalledFromGeomDistance(__builtin_return_address(0), d, con)) [[unlikely]] {
+      return DistanceQuery<Type1, Type2>(m, d, con, g1, g2, margin);
+    }
+  }
   if constexpr (collision::HasPairKernel(static_cast<collision::ShapeType>(Type1),
                                          static_cast<collision::ShapeType>(Type2)) &&
                 !KernelTakesMesh<Type1, Type2>()) {
@@ -320,6 +392,7 @@ void InstallCollisionTable() {
     return;
   }
   std::memcpy(original_table, mjCOLLISIONFUNC, sizeof(original_table));
+  geom_distance_code = FindGeomDistanceCode(original_table[mjGEOM_BOX][mjGEOM_BOX]);
   for (int i = 0; i < mjNGEOMTYPES; ++i) {
     for (int j = 0; j < mjNGEOMTYPES; ++j) {
       if (original_table[i][j] != nullptr) {

@@ -1,33 +1,16 @@
 // A model without an mjportal instance steps bit-identically with the library loaded: the same
 // model is stepped once through the installed dispatchers and once with MuJoCo's original table
-// restored (this test alone swaps the table back, single-threaded), in lockstep.
-#include <cstring>
+// restored (single-threaded: tests/plugin/original_table_scope.h), in lockstep.
 #include <string>
 
 #include "plugin/mjportal.h"
 #include "tests/fixture.h"
+#include "tests/plugin/original_table_scope.h"
 #include "tools/common/lockstep.h"
 #include "tools/common/model_variants.h"
 
 namespace mjportal::testing {
 namespace {
-
-// Restores MuJoCo's original entries for its lifetime, then puts the dispatchers back.
-class OriginalTableScope {
- public:
-  explicit OriginalTableScope(const tools::PluginApi& api) {
-    std::memcpy(saved_, mjCOLLISIONFUNC, sizeof(saved_));
-    for (int i = 0; i < mjNGEOMTYPES; ++i) {
-      for (int j = 0; j < mjNGEOMTYPES; ++j) {
-        mjCOLLISIONFUNC[i][j] = api.originalCollision(i, j);
-      }
-    }
-  }
-  ~OriginalTableScope() { std::memcpy(mjCOLLISIONFUNC, saved_, sizeof(saved_)); }
-
- private:
-  mjfCollision saved_[mjNGEOMTYPES][mjNGEOMTYPES];
-};
 
 class StockPassthroughTest : public MujocoTest,
                              public ::testing::WithParamInterface<std::string> {};

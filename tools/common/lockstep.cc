@@ -71,6 +71,10 @@ std::string FirstDifference(const mjModel* m1, const mjData* d1, const mjModel* 
     return "act";
   if (!SameBits(d1->qacc, d2->qacc, m1->nv))
     return "qacc";
+  if (m1->nsensordata != m2->nsensordata)
+    return "model dimensions";
+  if (!SameBits(d1->sensordata, d2->sensordata, m1->nsensordata))
+    return "sensordata";  // distance sensors measure through the collision table
   return "";
 }
 
