@@ -562,7 +562,9 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
       return within == 1;
     // A converged EPA answers; an unconverged one goes on with MPR below, which keeps the
     // shallower of the two.
-    if (s.algorithm == CcdAlgorithm::kGjk && g.status == GjkStatus::kOverlap && g.simplex.n == 4) {
+    if (s.algorithm == CcdAlgorithm::kGjk && g.status == GjkStatus::kOverlap &&
+        (g.simplex.n == 4 ||
+         epa::RaiseToTetrahedron(a, b, g.simplex.p, &g.simplex.n, s.tolerance))) {
       ++counters->epa;
       const EpaResult e = epa_from(g.simplex.p);
       if (e.ok && e.converged) {
@@ -649,6 +651,9 @@ MJP_HD inline bool SolveGeneral(const ConvexGeom& a, const ConvexGeom& b, const 
       start = g.simplex.p;
     } else if (r.has_tetrahedron) {
       start = r.tetrahedron;
+    } else if (g.status == GjkStatus::kOverlap &&
+               epa::RaiseToTetrahedron(a, b, g.simplex.p, &g.simplex.n, s.tolerance)) {
+      start = g.simplex.p;  // the origin on GJK's segment or triangle (mirror-symmetric pairs)
     }
     ConvexHit answer = HitOf(r.depth, r.normal, r.on_a, r.on_b);
     if (start != nullptr) {

@@ -203,6 +203,54 @@ MJP_HD inline bool Expand(Polytope* poly, int near, const MinkowskiVertex& w, do
   return true;
 }
 
+// A start for EPA where GJK stopped with the origin on a segment or a triangle of its simplex
+// (numerically on it: two geoms mirror-symmetric about a plane through the origin, as two boxes
+// crossing at a corner with equal overlaps along both axes, whose M has the origin on an edge
+// between two faces of equal depth; MPR's centre ray then runs along that edge and leaves no
+// tetrahedron). The simplex (p[0..n)) is raised to a tetrahedron by support points of M off the
+// segment's line, then off the triangle's plane, on the first side where M reaches beyond the
+// tolerance. The origin then lies on the tetrahedron's boundary (a face at distance 0, which
+// Begin accepts) and EPA expands from there. False when M shows no such point (flat).
+MJP_HD inline bool RaiseToTetrahedron(const ConvexGeom& a, const ConvexGeom& b,
+                                      MinkowskiVertex p[4], int* n, double tolerance) {
+  // A support point of M along the first of the directions where it lies beyond p[0] by more
+  // than the tolerance.
+  const auto off = [&](const Vec3* dirs, int count, MinkowskiVertex* out) {
+    for (int i = 0; i < count; ++i) {
+      const MinkowskiVertex q = MinkowskiSupport(a, b, dirs[i]);
+      if (Dot(dirs[i], q.v - p[0].v) > tolerance) {
+        *out = q;
+        return true;
+      }
+    }
+    return false;
+  };
+  if (*n == 2) {
+    const Vec3 d = p[1].v - p[0].v;
+    const double length = std::sqrt(Dot(d, d));
+    if (!(length > 0))
+      return false;
+    Vec3 t1, t2;
+    TangentFrame(d * (1 / length), &t1, &t2);
+    const Vec3 dirs[4] = {t1, -t1, t2, -t2};
+    if (!off(dirs, 4, &p[2]))
+      return false;
+    *n = 3;
+  }
+  if (*n != 3)
+    return false;
+  Vec3 normal = Cross(p[1].v - p[0].v, p[2].v - p[0].v);
+  const double length = std::sqrt(Dot(normal, normal));
+  if (!(length > 0))
+    return false;
+  normal = normal * (1 / length);
+  const Vec3 dirs[2] = {normal, -normal};
+  if (!off(dirs, 2, &p[3]))
+    return false;
+  *n = 4;
+  return true;
+}
+
 // The tetrahedron `start` as a linked polytope, each face wound outward; false when it is flat
 // or the origin lies outside it (by more than the tolerance).
 MJP_HD inline bool Begin(Polytope* poly, const MinkowskiVertex start[4], double tolerance) {

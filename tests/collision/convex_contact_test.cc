@@ -1314,6 +1314,60 @@ TEST(ConvexDeep, ThinEllipsoidAcrossABoxCornerTakesTheGlobalMinimum) {
   }
 }
 
+// Two slabs crossing at a corner with equal overlaps along both of their thin axes (the walls of
+// a bin meeting at a corner, as a distance query sees them; found by GeomDistanceTest on
+// models/bench/mixed_bin.xml): M is mirror-symmetric about a plane through the origin, which
+// lies on the edge between M's two faces of least depth. MPR's centre ray runs along that edge
+// and left no tetrahedron, and GJK stopped with the origin on a segment: EPA had no start and the
+// edge's depth stood, w·√2 where the overlap is w along either axis. EPA now starts from GJK's
+// segment raised to a tetrahedron (epa::RaiseToTetrahedron). Boxes and a box mesh, in table
+// order and swapped, at overlaps from 1e-3 to 0.2 of the slab, in place (where the symmetry is
+// exact) and turned and moved as a whole (where rounding breaks it).
+TEST(ConvexDeep, SlabsCrossingAtACornerWithEqualOverlapsGetTheirFaceDepth) {
+  RandomGeometry s(20261207);
+  for (int trial = 0; trial < 200; ++trial) {
+    const double thick = s.Uniform(0.005, 0.05), length = s.Uniform(0.1, 0.5);
+    const double height = s.Uniform(0.05, 0.5);
+    const double w = thick * 2 * std::pow(10.0, s.Uniform(-3, std::log10(0.2)));
+    // Slab A runs along y, slab B along x; each one's thin side reaches w past the other's end
+    // face (A spans x from length − w, B's end is at x = length; the same with x and y swapped).
+    double pos_a[3] = {length + thick - w, 0, height};
+    double pos_b[3] = {0, length + thick - w, height};
+    const double size_a[3] = {thick, length, height}, size_b[3] = {length, thick, height};
+    double mat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    if (trial % 2 == 1) {
+      s.Rotation(mat);
+      const Vec3 shift = {s.Uniform(-1, 1), s.Uniform(-1, 1), s.Uniform(-1, 1)};
+      const Vec3 a = Rotate(mat, Load3(pos_a)) + shift, b = Rotate(mat, Load3(pos_b)) + shift;
+      Store3(pos_a, a);
+      Store3(pos_b, b);
+    }
+    OwnedGeom slab_a = OwnedGeom::Place(ShapeType::kBox, pos_a, mat, size_a);
+    OwnedGeom slab_b = OwnedGeom::Place(ShapeType::kBox, pos_b, mat, size_b);
+    if (trial % 4 >= 2) {
+      OwnedGeom mesh = BoxMesh(length, thick, height);
+      std::copy(pos_b, pos_b + 3, mesh.pos);
+      std::copy(mat, mat + 9, mesh.mat);
+      slab_b = mesh;
+    }
+    const double expected = ref::MinOverlap(slab_a.View(), slab_b.View(),
+                                            {Column(mat, 0), Column(mat, 1), Column(mat, 2)});
+    ASSERT_NEAR(expected, w, 1e-6 * length) << "trial " << trial;
+    for (CcdAlgorithm algorithm : {CcdAlgorithm::kAuto, CcdAlgorithm::kGjk}) {
+      for (int order = 0; order < 2; ++order) {
+        OwnedGeom& a = order == 0 ? slab_a : slab_b;
+        OwnedGeom& b = order == 0 ? slab_b : slab_a;
+        Contact con;
+        ASSERT_TRUE(Solve(a, b, Settings(algorithm), 0, &con)) << "trial " << trial;
+        EXPECT_NEAR(-con.dist, expected, 1e-9 * length)
+            << "trial " << trial << " ccd " << static_cast<int>(algorithm) << " order " << order
+            << "\n"
+            << Repro(a, b, 0);
+      }
+    }
+  }
+}
+
 // Found by the random-scene fuzz test (tests/plugin/fast_scene_fuzz_test.cc, seed 20261231,
 // ccd = gjk): a cylinder resting on a tetrahedron, at the scene's solver settings (35 iterations,
 // tolerance 1e-6). EPA's test of every face against the new point removed a face apart from the
