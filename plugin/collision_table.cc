@@ -242,9 +242,10 @@ int OursOrOriginal(const mjModel* m, mjData* d, InstanceState* state, mjPreConta
 }
 
 // With a cache in play (the batched pass's, or the in-step device pass's on CUDA): its answer
-// for these exact poses when it holds one, else ours. A distance query (a distance sensor's, not
-// the narrowphase's: plugin/distance_query.h) never asks the cache. Out of line, so that the
-// common path of Dispatch stays a bare tail call.
+// for these exact poses when it holds one, else ours. A call with a buffer of its own, outside
+// the mjData's arena (mj_geomDistance's, a direct caller's: plugin/distance_query.h), never asks
+// the cache, which holds the narrowphase's calls. Out of line, so that the common path of
+// Dispatch stays a bare tail call.
 template <int Type1, int Type2>
 [[gnu::noinline]] int CachedOrOurs(const mjModel* m, mjData* d, InstanceState* state,
                                    mjPreContact* con, int g1, int g2, mjtNum margin) {
@@ -341,8 +342,9 @@ template <int Type1, int Type2>
 // The dispatcher installed at [Type1][Type2]. It runs on every narrowphase call: an analytic
 // pair without a mesh goes straight to its kernel while no live instance needs per-call state
 // (plugin/entry_route.h), leaving the instance path out of line so that this one sets nothing
-// up; everything else takes the instance path. A call from mj_geomDistance on a pair it would
-// measure otherwise without the dispatchers is a distance query (DistanceQuery).
+// up; everything else takes the instance path. A call from mj_geomDistance is a distance query
+// (DistanceQuery) on the pairs where the narrowphase's answer is not the one mj_geomDistance
+// gives without the dispatchers: the CCD-measured pairs, and plane–mesh in fast mode.
 template <int Type1, int Type2>
 int Dispatch(const mjModel* m, mjData* d, mjPreContact* con, int g1, int g2, mjtNum margin) {
   if constexpr (MeasuredByCcd(Type1, Type2) ||
