@@ -106,17 +106,35 @@ collision::NativeScratch NativeScratchFor(const mjModel* m) {
   return scratch;
 }
 
+// Geom g (of type Type) as MuJoCo 3.12's native convex path reads it (mjc_initCCDObj), inflated
+// by margin / 2 as that path does.
+template <int Type>
+collision::NativeShape NativeShapeOf(const mjModel* m, const mjData* d, int g, mjtNum margin) {
+  collision::NativeShape shape =
+      collision::MakeNativeShape(static_cast<collision::ShapeType>(Type), d->geom_xpos + 3 * g,
+                                 d->geom_xmat + 9 * g, m->geom_size + 3 * g, margin);
+  if constexpr (Type == mjGEOM_MESH) {
+    shape.mesh = NativeMeshOf(m, g);
+  }
+  return shape;
+}
+
+// MuJoCo's warning for a native solve's warning code (none for kNativeWarnNone).
+void WarnNative(int warning) {
+  if (warning == collision::kNativeWarnOriginOnFace) {
+    mju_warning("EPA: origin lies on affine hull of face");
+  } else if (warning == collision::kNativeWarnOutOfFaces) {
+    mju_warning("EPA: out of memory for faces on expanding polytope");
+  }
+}
+
 // Compat's general convex pair: MuJoCo 3.12's native GJK/EPA collider reproduced
 // (collision/native_ccd.h), or with nativeccd disabled its libccd MPR path (native_mpr.h).
 template <int Type1, int Type2>
 int CollideConvexCompat(const mjModel* m, mjData* d, InstanceState* state, mjPreContact* con,
                         int g1, int g2, mjtNum margin) {
-  collision::NativeShape a =
-      collision::MakeNativeShape(static_cast<collision::ShapeType>(Type1), d->geom_xpos + 3 * g1,
-                                 d->geom_xmat + 9 * g1, m->geom_size + 3 * g1, margin);
-  collision::NativeShape b =
-      collision::MakeNativeShape(static_cast<collision::ShapeType>(Type2), d->geom_xpos + 3 * g2,
-                                 d->geom_xmat + 9 * g2, m->geom_size + 3 * g2, margin);
+  collision::NativeShape a = NativeShapeOf<Type1>(m, d, g1, margin);
+  collision::NativeShape b = NativeShapeOf<Type2>(m, d, g2, margin);
   collision::NativeSettings settings;
   settings.iterations = m->opt.ccd_iterations;
   settings.tolerance = m->opt.ccd_tolerance;
@@ -125,12 +143,6 @@ int CollideConvexCompat(const mjModel* m, mjData* d, InstanceState* state, mjPre
   if (settings.iterations < 1) {
     return -1;
   }
-  if constexpr (Type1 == mjGEOM_MESH) {
-    a.mesh = NativeMeshOf(m, g1);
-  }
-  if constexpr (Type2 == mjGEOM_MESH) {
-    b.mesh = NativeMeshOf(m, g2);
-  }
   if (state->config().stats) {
     state->CountCall(Type1, Type2, /*ours=*/true);
   }
@@ -138,11 +150,7 @@ int CollideConvexCompat(const mjModel* m, mjData* d, InstanceState* state, mjPre
   const int count =
       collision::NativeConvex(a, b, settings, margin, m->geom_rbound[g1], m->geom_rbound[g2],
                               AsContacts(con), NativeScratchFor(m), &outcome);
-  if (outcome.warning == collision::kNativeWarnOriginOnFace) {
-    mju_warning("EPA: origin lies on affine hull of face");
-  } else if (outcome.warning == collision::kNativeWarnOutOfFaces) {
-    mju_warning("EPA: out of memory for faces on expanding polytope");
-  }
+  WarnNative(outcome.warning);
   if (outcome.lost_vertex) {
     mju_warning("mesh_support could not find support vertex");
   }
@@ -308,26 +316,12 @@ template <int Type1, int Type2>
     if (state != nullptr && state->config().stats) {
       state->CountCall(Type1, Type2, /*ours=*/true);
     }
-    collision::NativeShape a =
-        collision::MakeNativeShape(static_cast<collision::ShapeType>(Type1), d->geom_xpos + 3 * g1,
-                                   d->geom_xmat + 9 * g1, m->geom_size + 3 * g1, 0);
-    collision::NativeShape b =
-        collision::MakeNativeShape(static_cast<collision::ShapeType>(Type2), d->geom_xpos + 3 * g2,
-                                   d->geom_xmat + 9 * g2, m->geom_size + 3 * g2, 0);
-    if constexpr (Type1 == mjGEOM_MESH) {
-      a.mesh = NativeMeshOf(m, g1);
-    }
-    if constexpr (Type2 == mjGEOM_MESH) {
-      b.mesh = NativeMeshOf(m, g2);
-    }
+    collision::NativeShape a = NativeShapeOf<Type1>(m, d, g1, 0);
+    collision::NativeShape b = NativeShapeOf<Type2>(m, d, g2, 0);
     collision::NativeStatus status;
     const double dist = collision::NativeCcd(m->opt.ccd_iterations, m->opt.ccd_tolerance, 1,
                                              distmax, &status, a, b, NativeScratchFor(m));
-    if (status.warning == collision::kNativeWarnOriginOnFace) {
-      mju_warning("EPA: origin lies on affine hull of face");
-    } else if (status.warning == collision::kNativeWarnOutOfFaces) {
-      mju_warning("EPA: out of memory for faces on expanding polytope");
-    }
+    WarnNative(status.warning);
     if (!(dist < distmax)) {
       return 0;  // mj_geomDistance then returns distmax
     }

@@ -12,10 +12,10 @@
 #include <string>
 
 #include "collision/convex_contact.h"
-#include "plugin/mesh_view.h"
 #include "tests/collision/convex_reference.h"
 #include "tests/env_count.h"
 #include "tests/fixture.h"
+#include "tests/plugin/scene_checks.h"
 #include "tools/common/pair_scene.h"
 
 namespace mjportal::testing {
@@ -29,18 +29,6 @@ struct RestingPair {
 std::string RestingPairName(const ::testing::TestParamInfo<RestingPair>& param) {
   return std::string(tools::GeomTypeName(param.param.type1)) + "_" +
          tools::GeomTypeName(param.param.type2);
-}
-
-// Geom g as the solvers see it; a mesh climbs its hull graph (exact support queries).
-collision::ConvexGeom GeomOf(const mjModel* m, const mjData* d, int type, int g,
-                             collision::MeshView* mesh) {
-  collision::ConvexGeom geom = {static_cast<collision::ShapeType>(type),
-                                {d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_size + 3 * g}};
-  if (type == mjGEOM_MESH) {
-    *mesh = MeshViewOf(m, g);
-    geom.view.mesh = mesh;
-  }
-  return geom;
 }
 
 class FastRestingAccuracyTest : public MujocoTest,
@@ -64,8 +52,8 @@ TEST_P(FastRestingAccuracyTest, DepthWithinOneMillionthOfTheSmallestSize) {
   double worst = 0;
   for (const tools::PairCase& c : scene.cases()) {
     collision::MeshView mesh_a, mesh_b;
-    const collision::ConvexGeom a = GeomOf(m, d, t1, c.geom1, &mesh_a);
-    const collision::ConvexGeom b = GeomOf(m, d, t2, c.geom2, &mesh_b);
+    const collision::ConvexGeom a = SolverGeomOf(m, d, c.geom1, &mesh_a);
+    const collision::ConvexGeom b = SolverGeomOf(m, d, c.geom2, &mesh_b);
     collision::ConvexHit hit;
     collision::ConvexCounters counters;
     if (!collision::convex::Solve(a, b, settings, 0, &hit, &counters))

@@ -21,10 +21,10 @@
 
 #include "collision/convex_contact.h"
 #include "plugin/distance_query.h"
-#include "plugin/mesh_view.h"
 #include "tests/collision/convex_reference.h"
 #include "tests/fixture.h"
 #include "tests/plugin/original_table_scope.h"
+#include "tests/plugin/scene_checks.h"
 #include "tools/common/model_variants.h"
 
 // MuJoCo's general convex collider and its box–box collider: exported by libmujoco, declared in
@@ -140,17 +140,6 @@ TEST_P(GeomDistanceTest, WithoutInstanceAndInCompatLikeUnhookedMuJoCo) {
   RecordProperty("mirrored", mirrored);
 }
 
-// Geom g as the solvers see it (a mesh climbs its hull graph: exact support queries).
-collision::ConvexGeom GeomOf(const mjModel* m, const mjData* d, int g, collision::MeshView* mesh) {
-  collision::ConvexGeom geom = {static_cast<collision::ShapeType>(m->geom_type[g]),
-                                {d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_size + 3 * g}};
-  if (m->geom_type[g] == mjGEOM_MESH) {
-    *mesh = MeshViewOf(m, g);
-    geom.view.mesh = mesh;
-  }
-  return geom;
-}
-
 // In fast mode, the signed distance within the solvers' tolerance.
 void ExpectFastDistances(const tools::PluginApi& api, const std::string& path) {
   std::string error;
@@ -190,8 +179,8 @@ void ExpectFastDistances(const tools::PluginApi& api, const std::string& path) {
                            (fromto[5] - fromto[2]) / dist};
       ASSERT_NEAR(collision::Dot(n, n), 1, 1e-9) << "geoms " << g1 << ", " << g2;
       collision::MeshView mesh1, mesh2;
-      const collision::ConvexGeom a = GeomOf(m, d, g1, &mesh1);
-      const collision::ConvexGeom b = GeomOf(m, d, g2, &mesh2);
+      const collision::ConvexGeom a = SolverGeomOf(m, d, g1, &mesh1);
+      const collision::ConvexGeom b = SolverGeomOf(m, d, g2, &mesh2);
       // Every direction's gap (minus the overlap along it) is at most the signed distance, and
       // the largest is the signed distance: fast mode's own direction bounds it from below, the
       // sweep (refined from fast mode's direction too) from above.

@@ -8,7 +8,23 @@
 #include <map>
 #include <utility>
 
+#include "collision/minkowski.h"
+#include "plugin/mesh_view.h"
+
 namespace mjportal::testing {
+
+// Geom g as fast mode's solvers see it, at d's pose; a mesh (its view in *mesh) climbs its hull
+// graph, so its support queries are exact.
+inline collision::ConvexGeom SolverGeomOf(const mjModel* m, const mjData* d, int g,
+                                          collision::MeshView* mesh) {
+  collision::ConvexGeom geom = {static_cast<collision::ShapeType>(m->geom_type[g]),
+                                {d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_size + 3 * g}};
+  if (m->geom_type[g] == mjGEOM_MESH) {
+    *mesh = MeshViewOf(m, g);
+    geom.view.mesh = mesh;
+  }
+  return geom;
+}
 
 // Deepest penetration among d's contacts (0 when none penetrates).
 inline double DeepestPenetration(const mjData* d) {
