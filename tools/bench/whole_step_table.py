@@ -60,8 +60,11 @@ def main(argv):
     rounds, steps, settle, models = 3, 3000, 3000, []
     while rest:
         flag = rest.pop(0)
-        if flag in ("--rounds", "--steps", "--settle") and rest:
-            value = int(rest.pop(0))
+        if flag in ("--rounds", "--steps", "--settle"):
+            text = rest.pop(0) if rest else ""
+            if not text.isdigit():
+                sys.exit(f"whole_step_table: {flag} needs a whole number, got '{text}'")
+            value = int(text)
             if flag == "--rounds":
                 rounds = value
             elif flag == "--steps":
