@@ -76,6 +76,14 @@ bool FromtoWithinUlps(const mjtNum* fromto, const mjtNum* unhooked, int k, int u
   return std::fabs(fromto[k] - unhooked[k]) <= ulps * ulp;
 }
 
+// mj_geomDistance as MuJoCo answers it without the dispatchers (its original table restored for
+// the call).
+mjtNum UnhookedDistance(const tools::PluginApi& api, const mjModel* m, mjData* d, int g1, int g2,
+                        mjtNum distmax, mjtNum fromto[6]) {
+  OriginalTableScope original(api);
+  return mj_geomDistance(m, d, g1, g2, distmax, fromto);
+}
+
 class GeomDistanceTest : public MujocoTest, public ::testing::WithParamInterface<std::string> {};
 
 // Without an instance and in compat mode, MuJoCo's answers.
@@ -103,11 +111,8 @@ TEST_P(GeomDistanceTest, WithoutInstanceAndInCompatLikeUnhookedMuJoCo) {
                             !(m->opt.disableflags & mjDSBL_NATIVECCD);
       for (double distmax : {kDistmax, 0.01, 0.0}) {
         mjtNum unhooked_fromto[6], fromto[6];
-        mjtNum unhooked;
-        {
-          OriginalTableScope original(api);
-          unhooked = mj_geomDistance(m, d_stock.get(), g1, g2, distmax, unhooked_fromto);
-        }
+        const mjtNum unhooked =
+            UnhookedDistance(api, m, d_stock.get(), g1, g2, distmax, unhooked_fromto);
         for (const auto& [model, data] : {std::make_pair(stock.get(), d_stock.get()),
                                           std::make_pair(compat.get(), d_compat.get())}) {
           const mjtNum dist = mj_geomDistance(model, data, g1, g2, distmax, fromto);
@@ -163,11 +168,8 @@ void ExpectFastDistances(const tools::PluginApi& api, const std::string& path) {
         // The analytic kernels (plane–mesh too, which in fast mode's narrowphase gives a patch
         // spanning a flat cap): MuJoCo's bits.
         mjtNum unhooked_fromto[6];
-        mjtNum unhooked;
-        {
-          OriginalTableScope original(api);
-          unhooked = mj_geomDistance(stock.get(), d_stock.get(), g1, g2, kDistmax, unhooked_fromto);
-        }
+        const mjtNum unhooked =
+            UnhookedDistance(api, stock.get(), d_stock.get(), g1, g2, kDistmax, unhooked_fromto);
         ASSERT_EQ(std::memcmp(&dist, &unhooked, sizeof(dist)), 0) << "geoms " << g1 << ", " << g2;
         ASSERT_EQ(std::memcmp(fromto, unhooked_fromto, sizeof(fromto)), 0)
             << "geoms " << g1 << ", " << g2;
