@@ -44,39 +44,37 @@ def compare(binary, model, steps, settle):
     return r
 
 
+def speedup(run):
+    return run["ns_per_step_stock"] / run["ns_per_step_plugin"]
+
+
 def summary(runs):
     """ns of the median run, speedup median (lowest-highest), contacts stock / fast."""
-    speedups = sorted(r["ns_per_step_stock"] / r["ns_per_step_plugin"] for r in runs)
-    median = statistics.median(speedups)
-    middle = min(runs, key=lambda r: abs(r["ns_per_step_stock"] / r["ns_per_step_plugin"] -
-                                         median))
+    ordered = sorted(runs, key=speedup)
+    middle = ordered[len(ordered) // 2]
+    median = statistics.median(speedup(r) for r in ordered)
     return (f'{middle["ns_per_step_stock"]:,.0f} / {middle["ns_per_step_plugin"]:,.0f}',
-            f"{median:.2f} ({speedups[0]:.2f}–{speedups[-1]:.2f})",
+            f"{median:.2f} ({speedup(ordered[0]):.2f}–{speedup(ordered[-1]):.2f})",
             f'{middle["contacts_per_step"]:.1f} / {middle["plugin_contacts_per_step"]:.1f}')
 
 
 def main(argv):
     binary, rest = argv[1], argv[2:]
-    rounds, steps, settle, models = 3, 3000, 3000, []
+    counts, models = {"--rounds": 3, "--steps": 3000, "--settle": 3000}, []
     while rest:
         flag = rest.pop(0)
-        if flag in ("--rounds", "--steps", "--settle"):
+        if flag in counts:
             text = rest.pop(0) if rest else ""
             if not text.isdigit():
                 sys.exit(f"whole_step_table: {flag} needs a whole number, got '{text}'")
-            value = int(text)
-            if flag == "--rounds":
-                rounds = value
-            elif flag == "--steps":
-                steps = value
-            else:
-                settle = value
+            counts[flag] = int(text)
         elif flag.startswith("--"):
             sys.exit(f"whole_step_table: unknown flag '{flag}' (allowed: --rounds, --steps, "
                      "--settle)")
         else:
             models.append(flag)
     models = models or DEFAULT_MODELS
+    rounds, steps, settle = counts["--rounds"], counts["--steps"], counts["--settle"]
     if rounds < 1 or steps < 1 or settle < 1:
         sys.exit("whole_step_table: --rounds, --steps and --settle must be at least 1")
     runs = {(m, s): [] for m in models for s in (0, settle)}
