@@ -5,6 +5,9 @@
 //  -1. With the caller's separating axis from the pair's previous call (CollideConvex's
 //      SeparationHint): a gap along it beyond margin + tolerance ends the call (`axis_hint`);
 //      a mesh's support query along it climbs from the mesh's support vertex of that call.
+//      Once the axis has proved a gap, later calls first bound the gap from below by how far
+//      the geoms moved since (GapDrift): a bound beyond margin + tolerance ends the call with
+//      no support query at all (`axis_bound`).
 //   0. With a box or cylinder in the pair, face first (FaceFirst): the box axis (cylinder axis)
 //      of least overlap, oriented towards the other geom; a separation beyond the margin along it
 //      ends the call, and a shallow contact whose other geom's deepest point lies over that face
@@ -131,6 +134,7 @@ struct ConvexCounters {
   long uncertified = 0;      // Newton's minimum deeper than certified: the general solvers ran too
   long hull_proof = 0;       // polytope pairs: MPR's depth proved by its points' hull, not EPA
   long seeded = 0;           // polytope pairs: MPR took its seeded portal as it stood (step 1)
+  long axis_bound = 0;       // calls ended by the gap bound along the earlier call's axis
 };
 
 // One solved contact: signed distance, unit normal from A to B, witness points.
@@ -756,12 +760,53 @@ MJP_HD inline void AxisRotation(const Vec3& axis, double angle, double r[9]) {
 // What a caller keeps per pair between calls (temporal coherence): the unit axis that separated
 // the pair at its last call (zero: none), and each mesh's last support vertex (hull-local id; -1:
 // none), where the next check along the axis starts its climbs instead of a field lookup.
+// Once a check along the axis proved a gap, also that gap and both geoms' poses then (position,
+// then rotation), from which later calls bound the gap without support queries (GapDrift).
 struct SeparationHint {
   Vec3 axis = {0, 0, 0};
   int vertex_a = -1, vertex_b = -1;
+  bool has_gap = false;
+  double gap = 0;
+  double pose_a[12] = {}, pose_b[12] = {};
 };
 
 namespace convex {
+
+// How far geom g's support h(n) = n·p + max over the geom's local points x of (Rᵀn)·x can have
+// moved along unit n since pose `then` (position, then row-major rotation): by the translation,
+// |n·Δp|, and by the turn, at most ρ·|ΔRᵀn| with ρ ≥ |x| the geom's scale (GeomScale; for a mesh
+// MuJoCo's rbound, the norm of its bounding box's farthest corner), widened by 1e-6 for the
+// float vertices' rounding. Both geoms' drifts together bound how much the gap along n can have
+// shrunk. No support query: a few dozen flops.
+MJP_HD inline double GapDrift(const ConvexGeom& g, const double* then, const Vec3& n) {
+  const double* p = g.view.pos;
+  const double* r = g.view.mat;
+  const double* r0 = then + 3;
+  const double shift = n.x * (p[0] - then[0]) + n.y * (p[1] - then[1]) + n.z * (p[2] - then[2]);
+  Vec3 turn;  // (R − R0)ᵀ n
+  turn.x = (r[0] - r0[0]) * n.x + (r[3] - r0[3]) * n.y + (r[6] - r0[6]) * n.z;
+  turn.y = (r[1] - r0[1]) * n.x + (r[4] - r0[4]) * n.y + (r[7] - r0[7]) * n.z;
+  turn.z = (r[2] - r0[2]) * n.x + (r[5] - r0[5]) * n.y + (r[8] - r0[8]) * n.z;
+  return std::fabs(shift) + GeomScale(g) * (1 + 1e-6) * std::sqrt(Dot(turn, turn));
+}
+
+// Rounding allowance of a gap compared through GapDrift: the gaps come from support values of
+// magnitude up to |p| + ρ per geom, each exact to a few ulps.
+MJP_HD inline double GapRounding(const ConvexGeom& a, const ConvexGeom& b) {
+  const double* pa = a.view.pos;
+  const double* pb = b.view.pos;
+  const double size = std::fabs(pa[0]) + std::fabs(pa[1]) + std::fabs(pa[2]) + std::fabs(pb[0]) +
+                      std::fabs(pb[1]) + std::fabs(pb[2]) + GeomScale(a) + GeomScale(b);
+  return 1e-12 * size;
+}
+
+// Keeps geom g's pose in `pose` (position, then rotation).
+MJP_HD inline void KeepPose(const ConvexGeom& g, double* pose) {
+  for (int i = 0; i < 3; ++i)
+    pose[i] = g.view.pos[i];
+  for (int i = 0; i < 9; ++i)
+    pose[3 + i] = g.view.mat[i];
+}
 
 // Makes the next support query of `mesh` along world direction `dir` climb from hull vertex
 // `vertex` (the query then finds its direction "near" its last one). Only where the climb is
@@ -796,6 +841,17 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
   const MeshView* mesh_b = b.view.mesh;
   if (coherence != nullptr) {
     const Vec3 n = coherence->axis;
+    // The gap the axis proved, less how far the geoms can have moved it since: still beyond the
+    // margin and the tolerance (and the rounding of the gaps compared), the check below would
+    // pass too, and so the solvers' answer is no contact.
+    if (coherence->has_gap) {
+      const double least_gap = coherence->gap - convex::GapDrift(a, coherence->pose_a, n) -
+                               convex::GapDrift(b, coherence->pose_b, n);
+      if (least_gap > margin + s.tolerance + convex::GapRounding(a, b)) {
+        ++counters->axis_bound;
+        return 0;
+      }
+    }
     if (n.x != 0 || n.y != 0 || n.z != 0) {
       // The check's support queries must not move the meshes' warm starts (ties among hull
       // vertices would then resolve differently in the solve below).
@@ -805,10 +861,15 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
       const Vec3 dir_b = mesh_b != nullptr ? mesh_b->hint_dir : Vec3{0, 0, 0};
       convex::ClimbNextFrom(mesh_a, a.view.mat, n, coherence->vertex_a);
       convex::ClimbNextFrom(mesh_b, b.view.mat, -n, coherence->vertex_b);
-      if (-OverlapAlong(a, b, n) > margin + s.tolerance) {
+      const double gap = -OverlapAlong(a, b, n);
+      if (gap > margin + s.tolerance) {
         ++counters->axis_hint;
         coherence->vertex_a = mesh_a != nullptr ? mesh_a->hint : -1;
         coherence->vertex_b = mesh_b != nullptr ? mesh_b->hint : -1;
+        coherence->has_gap = true;
+        coherence->gap = gap;
+        convex::KeepPose(a, coherence->pose_a);
+        convex::KeepPose(b, coherence->pose_b);
         return 0;
       }
       if (mesh_a != nullptr) {
@@ -828,6 +889,7 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
     const double length = std::sqrt(Dot(miss, miss));
     coherence->axis =
         !touching && length > 0 && length < 1e300 ? miss * (1 / length) : Vec3{0, 0, 0};
+    coherence->has_gap = false;  // the next check along the new axis measures its gap
     coherence->vertex_a = mesh_a != nullptr ? mesh_a->hint : -1;
     coherence->vertex_b = mesh_b != nullptr ? mesh_b->hint : -1;
   }

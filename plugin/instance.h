@@ -46,6 +46,7 @@ inline constexpr SolverCounter kSolverCounters[] = {
     {"uncertified", &collision::ConvexCounters::uncertified},
     {"hull_proof", &collision::ConvexCounters::hull_proof},
     {"seeded", &collision::ConvexCounters::seeded},
+    {"axis_bound", &collision::ConvexCounters::axis_bound},
 };
 static_assert(sizeof(kSolverCounters) / sizeof(kSolverCounters[0]) == kSolverCounterCount,
               "MJPORTAL_SOLVER_COUNTERS must match the counter table");

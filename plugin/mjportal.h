@@ -51,12 +51,14 @@ MJPORTAL_API int mjportal_pairCounts(const mjModel* m, const mjData* d, long lon
  * cylinder–box answers replaced by a shallower exit, and Newton minima deeper than it certifies
  * (the general solvers then ran as well), and polytope pairs whose depth the hull of MPR's
  * points proved when its final tetrahedron did not (no EPA), and polytope pairs whose MPR took
- * the portal seeded by a guess of the normal as it stood. Writes the first min(capacity, N) of
- * the library's N counters in that order into counts (names: mjportal_solverCounterName; counts
- * may be NULL when capacity is 0) and returns N, or -1 when d has no instance, counting is off or
- * capacity is negative. N is MJPORTAL_SOLVER_COUNTERS for the library this header came with; a
- * newer library may count more paths, and writes no more than capacity. */
-#define MJPORTAL_SOLVER_COUNTERS 18
+ * the portal seeded by a guess of the normal as it stood, and calls ended by a bound on the gap
+ * along the previous call's separating axis from how far the geoms moved since. Writes the first
+ * min(capacity, N) of the library's N counters in that order into counts (names:
+ * mjportal_solverCounterName; counts may be NULL when capacity is 0) and returns N, or -1 when d
+ * has no instance, counting is off or capacity is negative. N is MJPORTAL_SOLVER_COUNTERS for the
+ * library this header came with; a newer library may count more paths, and writes no more than
+ * capacity. */
+#define MJPORTAL_SOLVER_COUNTERS 19
 MJPORTAL_API int mjportal_solverCounts(const mjModel* m, const mjData* d, long long* counts,
                                        int capacity);
 MJPORTAL_API const char* mjportal_solverCounterName(int i);

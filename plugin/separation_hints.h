@@ -1,8 +1,8 @@
 // Fast mode's temporal coherence: per geom pair of one mjData, the unit axis that separated the
 // pair at its last call and the meshes' last support vertices (collision/convex_contact.h checks
 // the axis first: two support queries, climbing from those vertices, instead of a solve while the
-// pair stays apart). A hint only ever saves time; results do not depend on it (see
-// CollideConvex).
+// pair stays apart; once a check proved a gap, a bound on it from the geoms' moves since, with no
+// query at all). A hint only ever saves time; results do not depend on it (see CollideConvex).
 //
 // MuJoCo's thread pool calls different pairs of one mjData concurrently, never the same pair
 // twice at once, and its task joins order one step's calls before the next step's. So slots are

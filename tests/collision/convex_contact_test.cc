@@ -1792,65 +1792,169 @@ TEST(ConvexMultiContact, NeverExceedsCapacity) {
 
 // ---- Temporal coherence ----------------------------------------------------------------------
 
-// The caller's per-pair separating axis changes the cost, never the answer: a pair jittering in
-// and out of contact over many calls gets bitwise the same contacts with the axis kept between
-// calls as without it.
-TEST(ConvexAxisHint, NeverChangesTheAnswer) {
-  RandomGeometry s(4242);
+// Pair c of the coherence tests (mesh–mesh, box–mesh, cylinder–box, ellipsoid–mesh, capsule–mesh
+// in turn; every third mesh B with a field), B placed along `dir` from A at the distance where they
+// start touching (bisection), which is returned.
+double TouchingHintPair(RandomGeometry& s, int c, const Vec3& dir, OwnedGeom* a, OwnedGeom* b) {
   const ShapeType kinds[][2] = {{ShapeType::kMesh, ShapeType::kMesh},
                                 {ShapeType::kBox, ShapeType::kMesh},
                                 {ShapeType::kCylinder, ShapeType::kBox},
                                 {ShapeType::kEllipsoid, ShapeType::kMesh},
                                 {ShapeType::kCapsule, ShapeType::kMesh}};
+  const ShapeType* kind = kinds[c % 5];
+  *a = kind[0] == ShapeType::kMesh ? RandomHull(s, 12 + c % 20, 0.3, 0.0)
+                                   : RandomPrimitive(s, kind[0], 0.0);
+  *b = kind[1] == ShapeType::kMesh ? RandomHull(s, 12 + c % 17, 0.3, 0.0)
+                                   : RandomPrimitive(s, kind[1], 0.0);
+  if (c % 3 == 0 && b->type == ShapeType::kMesh)
+    b->BuildField(32);
+  const ConvexSettings settings;
+  double distance = 0.0, lo = 0, hi = 3;
+  for (int it = 0; it < 50; ++it) {
+    distance = 0.5 * (lo + hi);
+    Store3(b->pos, dir * distance);
+    ConvexCounters counters;
+    Contact probe[kMaxConvexContacts];
+    const bool touching = CollideConvex(a->View(), b->View(), settings, 0, probe, 1, &counters) > 0;
+    (touching ? lo : hi) = distance;
+  }
+  return distance;
+}
+
+// One call of a pair with its hint kept between calls (counted in *counted), checked against the
+// same call without the hint: the contacts must agree in every bit. Returns the contact count.
+int CollideHintedAndPlain(OwnedGeom& a, OwnedGeom& b, const ConvexSettings& settings, double margin,
+                          SeparationHint* hint, ConvexCounters* counted) {
+  Contact with[kMaxConvexContacts] = {}, without[kMaxConvexContacts] = {};
+  ConvexCounters plain;
+  const int n_with =
+      CollideConvex(a.View(), b.View(), settings, margin, with, kMaxConvexContacts, counted, hint);
+  const int n_without =
+      CollideConvex(a.View(), b.View(), settings, margin, without, kMaxConvexContacts, &plain);
+  EXPECT_EQ(n_with, n_without) << Repro(a, b, margin);
+  EXPECT_EQ(std::memcmp(with, without, sizeof(Contact) * std::min(n_with, n_without)), 0)
+      << Repro(a, b, margin);
+  return n_with;
+}
+
+// The caller's per-pair separating axis changes the cost, never the answer: a pair jittering in
+// and out of contact over many calls gets bitwise the same contacts with the axis kept between
+// calls as without it.
+TEST(ConvexAxisHint, NeverChangesTheAnswer) {
+  RandomGeometry s(4242);
   long hinted = 0, calls = 0, hits = 0;
   const int pairs = static_cast<int>(Cases() / 400) + 5;
   for (int c = 0; c < pairs; ++c) {
-    const ShapeType* kind = kinds[c % 5];
-    OwnedGeom a = kind[0] == ShapeType::kMesh ? RandomHull(s, 12 + c % 20, 0.3, 0.0)
-                                              : RandomPrimitive(s, kind[0], 0.0);
-    OwnedGeom b = kind[1] == ShapeType::kMesh ? RandomHull(s, 12 + c % 17, 0.3, 0.0)
-                                              : RandomPrimitive(s, kind[1], 0.0);
-    if (c % 3 == 0 && b.type == ShapeType::kMesh)
-      b.BuildField(32);
+    OwnedGeom a, b;
     // Start just out of reach along a random direction, then jitter across the contact.
     const Vec3 dir = s.Direction();
-    double distance = 0.0;
-    {
-      ConvexSettings settings;
-      ConvexCounters counters;
-      Contact probe[kMaxConvexContacts];
-      double lo = 0, hi = 3;
-      for (int it = 0; it < 50; ++it) {
-        distance = 0.5 * (lo + hi);
-        Store3(b.pos, dir * distance);
-        const bool touching =
-            CollideConvex(a.View(), b.View(), settings, 0, probe, 1, &counters) > 0;
-        (touching ? lo : hi) = distance;
-      }
-    }
+    const double distance = TouchingHintPair(s, c, dir, &a, &b);
     SeparationHint hint;
     for (int step = 0; step < 200; ++step) {
       Store3(b.pos, dir * (distance + s.Uniform(-0.004, 0.006)) + s.Point(0.002));
       const double margin = step % 7 == 0 ? s.Uniform(0, 0.01) : 0.0;
       ConvexSettings settings;
       settings.multicontact = true;
-      Contact with[kMaxConvexContacts] = {}, without[kMaxConvexContacts] = {};
-      ConvexCounters counted, plain;
-      const int n_with = CollideConvex(a.View(), b.View(), settings, margin, with,
-                                       kMaxConvexContacts, &counted, &hint);
-      const int n_without =
-          CollideConvex(a.View(), b.View(), settings, margin, without, kMaxConvexContacts, &plain);
-      ASSERT_EQ(n_with, n_without) << "pair " << c << " step " << step << Repro(a, b, margin);
-      ASSERT_EQ(std::memcmp(with, without, sizeof(Contact) * n_with), 0)
-          << "pair " << c << " step " << step << Repro(a, b, margin);
-      hinted += counted.axis_hint;
-      hits += n_with > 0;
+      ConvexCounters counted;
+      const int n = CollideHintedAndPlain(a, b, settings, margin, &hint, &counted);
+      ASSERT_FALSE(::testing::Test::HasFailure()) << "pair " << c << " step " << step;
+      hinted += counted.axis_hint + counted.axis_bound;
+      hits += n > 0;
       ++calls;
     }
   }
-  // The sample must exercise both: calls ended by the axis, and contacts.
+  // The sample must exercise both: calls ended by the axis (its check or its gap bound), and
+  // contacts.
   EXPECT_GT(hinted, calls / 10);
   EXPECT_GT(hits, calls / 10);
+}
+
+// Geom g turned by `angle` about a random axis (about its own origin) and moved by `shift`.
+void Nudge(RandomGeometry& s, OwnedGeom& g, double angle, const Vec3& shift) {
+  double rot[9], mat[9];
+  convex::AxisRotation(s.Direction(), angle, rot);
+  for (int row = 0; row < 3; ++row) {
+    for (int col = 0; col < 3; ++col) {
+      mat[3 * row + col] = rot[3 * row] * g.mat[col] + rot[3 * row + 1] * g.mat[3 + col] +
+                           rot[3 * row + 2] * g.mat[6 + col];
+    }
+  }
+  std::copy(mat, mat + 9, g.mat);
+  Store3(g.pos, Load3(g.pos) + shift);
+}
+
+// GapDrift bounds how far a geom's support value along n moves between two poses: for every
+// shape, turns of 1e-6 to 1 rad and moves of 1e-7 to 0.1, the support values (SupportExtent, the
+// hint check's) at both poses differ by no more than the drift from the earlier pose.
+TEST(ConvexAxisHint, GapDriftBoundsHowFarASupportMoves) {
+  RandomGeometry s(20261207);
+  const ShapeType kinds[] = {ShapeType::kSphere,   ShapeType::kCapsule, ShapeType::kEllipsoid,
+                             ShapeType::kCylinder, ShapeType::kBox,     ShapeType::kMesh};
+  const long cases = Cases() / 4;
+  long loose = 0;
+  for (long c = 0; c < cases; ++c) {
+    const ShapeType type = kinds[c % 6];
+    OwnedGeom g = type == ShapeType::kMesh ? RandomHull(s, 8 + static_cast<int>(c % 60), 0.3, 1.0)
+                                           : RandomPrimitive(s, type, 1.0);
+    const OwnedGeom before_pose = g;
+    double then[12];
+    convex::KeepPose(g.View(), then);
+    const Vec3 n = s.Direction();
+    const double before = SupportExtent(type, g.View().view, n);
+    Nudge(s, g, std::pow(10.0, s.Uniform(-6, 0)),
+          s.Direction() * std::pow(10.0, s.Uniform(-7, -1)));
+    const ConvexGeom now = g.View();
+    const double after = SupportExtent(type, now.view, n);
+    const double drift = convex::GapDrift(now, then, n);
+    // The support values themselves round to a few ulps of their size.
+    const double rounding = 1e-14 * (std::fabs(before) + GeomScale(now) + 1);
+    char buf[96];
+    std::snprintf(buf, sizeof(buf), "\nn %.17g %.17g %.17g", n.x, n.y, n.z);
+    ASSERT_LE(std::fabs(after - before), drift + rounding)
+        << "case " << c << Repro(before_pose, g, 0) << buf;
+    loose += std::fabs(after - before) < 0.01 * drift;
+  }
+  // Not vacuous: most moves use a good part of the bound.
+  EXPECT_LT(loose, cases / 2);
+  std::printf("%ld moves: %ld used under 1%% of the drift bound\n", cases, loose);
+}
+
+// Pairs apart, creeping as a settled pile's neighbours do (turns and moves of 1e-5 per call),
+// with a jump every 40 calls to a new distance from touching (some in contact): the gap bound
+// (`axis_bound`) ends most calls without a support query, the gap along the axis is then beyond
+// margin + tolerance, and every call's contacts are bitwise those of the same call without the
+// hint.
+TEST(ConvexAxisHint, GapBoundEndsCreepingPairsWithTheSolversAnswer) {
+  RandomGeometry s(1207);
+  long bounded = 0, calls = 0, hits = 0;
+  const int pairs = static_cast<int>(Cases() / 400) + 5;
+  for (int c = 0; c < pairs; ++c) {
+    OwnedGeom a, b;
+    const Vec3 dir = s.Direction();
+    const double touching = TouchingHintPair(s, c, dir, &a, &b);
+    SeparationHint hint;
+    for (int step = 0; step < 200; ++step) {
+      if (step % 40 == 0)
+        Store3(b.pos, dir * (touching + s.Uniform(-0.005, 0.02)));
+      Nudge(s, a, 1e-5, s.Point(1e-5));
+      Nudge(s, b, 1e-5, s.Point(1e-5));
+      const double margin = step % 7 == 0 ? s.Uniform(0, 0.004) : 0.0;
+      const ConvexSettings settings = Settings(CcdAlgorithm::kAuto, true);
+      ConvexCounters counted;
+      const int n = CollideHintedAndPlain(a, b, settings, margin, &hint, &counted);
+      ASSERT_FALSE(::testing::Test::HasFailure()) << "pair " << c << " step " << step;
+      if (counted.axis_bound != 0) {
+        ++bounded;
+        ASSERT_GT(-OverlapAlong(a.View(), b.View(), hint.axis), margin + settings.tolerance)
+            << "pair " << c << " step " << step << Repro(a, b, margin);
+      }
+      hits += n > 0;
+      ++calls;
+    }
+  }
+  EXPECT_GT(bounded, calls / 3);
+  EXPECT_GT(hits, calls / 20);
+  std::printf("%ld calls: %ld contacts, %ld ended by the gap bound\n", calls, hits, bounded);
 }
 
 // ---- Degenerate input ------------------------------------------------------------------------
