@@ -760,25 +760,32 @@ MJP_HD inline void AxisRotation(const Vec3& axis, double angle, double r[9]) {
 // What a caller keeps per pair between calls (temporal coherence): the unit axis that separated
 // the pair at its last call (zero: none), and each mesh's last support vertex (hull-local id; -1:
 // none), where the next check along the axis starts its climbs instead of a field lookup.
-// Once a check along the axis proved a gap, also that gap and both geoms' poses then (position,
-// then rotation), from which later calls bound the gap without support queries (GapDrift).
+// Once a check along the axis proved a gap, also that gap and both geoms as they were then
+// (position, rotation, sizes and scale: KeepGeom), from which later calls bound the gap without
+// support queries (GapDrift).
+constexpr int kKeptGeom = 16;  // values KeepGeom keeps per geom
 struct SeparationHint {
   Vec3 axis = {0, 0, 0};
   int vertex_a = -1, vertex_b = -1;
   bool has_gap = false;
   double gap = 0;
-  double pose_a[12] = {}, pose_b[12] = {};
+  double geom_a[kKeptGeom] = {}, geom_b[kKeptGeom] = {};
 };
 
 namespace convex {
 
 // How far geom g's support h(n) = n·p + max over the geom's local points x of (Rᵀn)·x can have
-// moved along unit n since pose `then` (position, then row-major rotation): by the translation,
+// moved along unit n since it was as kept in `then` (KeepGeom): by the translation,
 // |n·Δp|, and by the turn, at most ρ·|ΔRᵀn| with ρ ≥ |x| the geom's scale (GeomScale; for a mesh
 // MuJoCo's rbound, the norm of its bounding box's farthest corner), widened by 1e-6 for the
 // float vertices' rounding. Both geoms' drifts together bound how much the gap along n can have
-// shrunk. No support query: a few dozen flops.
+// shrunk. No support query: a few dozen flops. A geom whose sizes or scale changed since (a model
+// edited between steps) may have moved any distance: infinity.
 MJP_HD inline double GapDrift(const ConvexGeom& g, const double* then, const Vec3& n) {
+  const double scale = GeomScale(g);
+  const double* size = g.view.size;
+  if (size[0] != then[12] || size[1] != then[13] || size[2] != then[14] || scale != then[15])
+    return INFINITY;
   const double* p = g.view.pos;
   const double* r = g.view.mat;
   const double* r0 = then + 3;
@@ -787,7 +794,7 @@ MJP_HD inline double GapDrift(const ConvexGeom& g, const double* then, const Vec
   turn.x = (r[0] - r0[0]) * n.x + (r[3] - r0[3]) * n.y + (r[6] - r0[6]) * n.z;
   turn.y = (r[1] - r0[1]) * n.x + (r[4] - r0[4]) * n.y + (r[7] - r0[7]) * n.z;
   turn.z = (r[2] - r0[2]) * n.x + (r[5] - r0[5]) * n.y + (r[8] - r0[8]) * n.z;
-  return std::fabs(shift) + GeomScale(g) * (1 + 1e-6) * std::sqrt(Dot(turn, turn));
+  return std::fabs(shift) + scale * (1 + 1e-6) * std::sqrt(Dot(turn, turn));
 }
 
 // Rounding allowance of a gap compared through GapDrift: the gaps come from support values of
@@ -800,12 +807,15 @@ MJP_HD inline double GapRounding(const ConvexGeom& a, const ConvexGeom& b) {
   return 1e-12 * size;
 }
 
-// Keeps geom g's pose in `pose` (position, then rotation).
-MJP_HD inline void KeepPose(const ConvexGeom& g, double* pose) {
+// Keeps geom g as GapDrift compares it later: position, rotation, sizes, scale (kKeptGeom values).
+MJP_HD inline void KeepGeom(const ConvexGeom& g, double* kept) {
   for (int i = 0; i < 3; ++i)
-    pose[i] = g.view.pos[i];
+    kept[i] = g.view.pos[i];
   for (int i = 0; i < 9; ++i)
-    pose[3 + i] = g.view.mat[i];
+    kept[3 + i] = g.view.mat[i];
+  for (int i = 0; i < 3; ++i)
+    kept[12 + i] = g.view.size[i];
+  kept[15] = GeomScale(g);
 }
 
 // Makes the next support query of `mesh` along world direction `dir` climb from hull vertex
@@ -845,8 +855,8 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
     // margin and the tolerance (and the rounding of the gaps compared), the check below would
     // pass too, and so the solvers' answer is no contact.
     if (coherence->has_gap) {
-      const double least_gap = coherence->gap - convex::GapDrift(a, coherence->pose_a, n) -
-                               convex::GapDrift(b, coherence->pose_b, n);
+      const double least_gap = coherence->gap - convex::GapDrift(a, coherence->geom_a, n) -
+                               convex::GapDrift(b, coherence->geom_b, n);
       if (least_gap > margin + s.tolerance + convex::GapRounding(a, b)) {
         ++counters->axis_bound;
         return 0;
@@ -868,8 +878,8 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
         coherence->vertex_b = mesh_b != nullptr ? mesh_b->hint : -1;
         coherence->has_gap = true;
         coherence->gap = gap;
-        convex::KeepPose(a, coherence->pose_a);
-        convex::KeepPose(b, coherence->pose_b);
+        convex::KeepGeom(a, coherence->geom_a);
+        convex::KeepGeom(b, coherence->geom_b);
         return 0;
       }
       if (mesh_a != nullptr) {

@@ -1897,8 +1897,8 @@ TEST(ConvexAxisHint, GapDriftBoundsHowFarASupportMoves) {
     OwnedGeom g = type == ShapeType::kMesh ? RandomHull(s, 8 + static_cast<int>(c % 60), 0.3, 1.0)
                                            : RandomPrimitive(s, type, 1.0);
     const OwnedGeom before_pose = g;
-    double then[12];
-    convex::KeepPose(g.View(), then);
+    double then[kKeptGeom];
+    convex::KeepGeom(g.View(), then);
     const Vec3 n = s.Direction();
     const double before = SupportExtent(type, g.View().view, n);
     Nudge(s, g, std::pow(10.0, s.Uniform(-6, 0)),
@@ -1955,6 +1955,28 @@ TEST(ConvexAxisHint, GapBoundEndsCreepingPairsWithTheSolversAnswer) {
   EXPECT_GT(bounded, calls / 3);
   EXPECT_GT(hits, calls / 20);
   std::printf("%ld calls: %ld contacts, %ld ended by the gap bound\n", calls, hits, bounded);
+}
+
+// A geom whose size changed since the gap was kept (a model edited between steps) is checked
+// again, not bounded: an ellipsoid grown into its neighbour touches it, with the hint as without.
+TEST(ConvexAxisHint, ResizedGeomIsCheckedAgainNotBounded) {
+  const double centre[3] = {0.25, 0.01, -0.02}, origin[3] = {0, 0, 0};
+  const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const double small[3] = {0.1, 0.1, 0.1};
+  OwnedGeom a = OwnedGeom::Place(ShapeType::kEllipsoid, origin, identity, small);
+  OwnedGeom b = OwnedGeom::Place(ShapeType::kEllipsoid, centre, identity, small);
+  const ConvexSettings settings = Settings(CcdAlgorithm::kAuto, true);
+  SeparationHint hint;
+  ConvexCounters first, second, grown;
+  // The solve proves the pair apart and keeps its axis; the check along it keeps the gap.
+  EXPECT_EQ(CollideHintedAndPlain(a, b, settings, 0, &hint, &first), 0);
+  EXPECT_EQ(CollideHintedAndPlain(a, b, settings, 0, &hint, &second), 0);
+  EXPECT_EQ(second.axis_hint, 1);
+  ASSERT_TRUE(hint.has_gap);
+  // Unmoved, but grown by 0.1 along x: overlapping by 0.05.
+  b.size[0] = 0.2;
+  EXPECT_GT(CollideHintedAndPlain(a, b, settings, 0, &hint, &grown), 0);
+  EXPECT_EQ(grown.axis_bound, 0);
 }
 
 // ---- Degenerate input ------------------------------------------------------------------------
