@@ -760,16 +760,18 @@ MJP_HD inline void AxisRotation(const Vec3& axis, double angle, double r[9]) {
 // What a caller keeps per pair between calls (temporal coherence): the unit axis that separated
 // the pair at its last call (zero: none), and each mesh's last support vertex (hull-local id; -1:
 // none), where the next check along the axis starts its climbs instead of a field lookup.
-// Once a check along the axis proved a gap, also that gap and both geoms as they were then
-// (position, rotation, sizes and scale: KeepGeom), from which later calls bound the gap without
-// support queries (GapDrift).
-constexpr int kKeptGeom = 16;  // values KeepGeom keeps per geom
+// Once a check along the axis proved a gap (> margin + tolerance, so positive; 0: none), also
+// that gap and both geoms as they were then, from which later calls bound the gap without support
+// queries (GapDrift).
+struct KeptGeom {
+  double pos[3] = {}, mat[9] = {}, size[3] = {};
+  double scale = 0;  // GeomScale
+};
 struct SeparationHint {
   Vec3 axis = {0, 0, 0};
   int vertex_a = -1, vertex_b = -1;
-  bool has_gap = false;
   double gap = 0;
-  double geom_a[kKeptGeom] = {}, geom_b[kKeptGeom] = {};
+  KeptGeom geom_a, geom_b;
 };
 
 namespace convex {
@@ -781,15 +783,17 @@ namespace convex {
 // float vertices' rounding. Both geoms' drifts together bound how much the gap along n can have
 // shrunk. No support query: a few dozen flops. A geom whose sizes or scale changed since (a model
 // edited between steps) may have moved any distance: infinity.
-MJP_HD inline double GapDrift(const ConvexGeom& g, const double* then, const Vec3& n) {
+MJP_HD inline double GapDrift(const ConvexGeom& g, const KeptGeom& then, const Vec3& n) {
   const double scale = GeomScale(g);
   const double* size = g.view.size;
-  if (size[0] != then[12] || size[1] != then[13] || size[2] != then[14] || scale != then[15])
+  if (size[0] != then.size[0] || size[1] != then.size[1] || size[2] != then.size[2] ||
+      scale != then.scale)
     return INFINITY;
   const double* p = g.view.pos;
   const double* r = g.view.mat;
-  const double* r0 = then + 3;
-  const double shift = n.x * (p[0] - then[0]) + n.y * (p[1] - then[1]) + n.z * (p[2] - then[2]);
+  const double* r0 = then.mat;
+  const double shift =
+      n.x * (p[0] - then.pos[0]) + n.y * (p[1] - then.pos[1]) + n.z * (p[2] - then.pos[2]);
   Vec3 turn;  // (R − R0)ᵀ n
   turn.x = (r[0] - r0[0]) * n.x + (r[3] - r0[3]) * n.y + (r[6] - r0[6]) * n.z;
   turn.y = (r[1] - r0[1]) * n.x + (r[4] - r0[4]) * n.y + (r[7] - r0[7]) * n.z;
@@ -807,15 +811,17 @@ MJP_HD inline double GapRounding(const ConvexGeom& a, const ConvexGeom& b) {
   return 1e-12 * size;
 }
 
-// Keeps geom g as GapDrift compares it later: position, rotation, sizes, scale (kKeptGeom values).
-MJP_HD inline void KeepGeom(const ConvexGeom& g, double* kept) {
-  for (int i = 0; i < 3; ++i)
-    kept[i] = g.view.pos[i];
+// Geom g as GapDrift compares it later.
+MJP_HD inline KeptGeom KeepGeom(const ConvexGeom& g) {
+  KeptGeom kept;
+  for (int i = 0; i < 3; ++i) {
+    kept.pos[i] = g.view.pos[i];
+    kept.size[i] = g.view.size[i];
+  }
   for (int i = 0; i < 9; ++i)
-    kept[3 + i] = g.view.mat[i];
-  for (int i = 0; i < 3; ++i)
-    kept[12 + i] = g.view.size[i];
-  kept[15] = GeomScale(g);
+    kept.mat[i] = g.view.mat[i];
+  kept.scale = GeomScale(g);
+  return kept;
 }
 
 // Makes the next support query of `mesh` along world direction `dir` climb from hull vertex
@@ -854,7 +860,7 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
     // The gap the axis proved, less how far the geoms can have moved it since: still beyond the
     // margin and the tolerance (and the rounding of the gaps compared), the check below would
     // pass too, and so the solvers' answer is no contact.
-    if (coherence->has_gap) {
+    if (coherence->gap > 0) {
       const double least_gap = coherence->gap - convex::GapDrift(a, coherence->geom_a, n) -
                                convex::GapDrift(b, coherence->geom_b, n);
       if (least_gap > margin + s.tolerance + convex::GapRounding(a, b)) {
@@ -876,10 +882,9 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
         ++counters->axis_hint;
         coherence->vertex_a = mesh_a != nullptr ? mesh_a->hint : -1;
         coherence->vertex_b = mesh_b != nullptr ? mesh_b->hint : -1;
-        coherence->has_gap = true;
         coherence->gap = gap;
-        convex::KeepGeom(a, coherence->geom_a);
-        convex::KeepGeom(b, coherence->geom_b);
+        coherence->geom_a = convex::KeepGeom(a);
+        coherence->geom_b = convex::KeepGeom(b);
         return 0;
       }
       if (mesh_a != nullptr) {
@@ -899,7 +904,7 @@ MJP_HD inline int CollideConvex(const ConvexGeom& a, const ConvexGeom& b, const 
     const double length = std::sqrt(Dot(miss, miss));
     coherence->axis =
         !touching && length > 0 && length < 1e300 ? miss * (1 / length) : Vec3{0, 0, 0};
-    coherence->has_gap = false;  // the next check along the new axis measures its gap
+    coherence->gap = 0;  // the next check along the new axis measures its gap
     coherence->vertex_a = mesh_a != nullptr ? mesh_a->hint : -1;
     coherence->vertex_b = mesh_b != nullptr ? mesh_b->hint : -1;
   }

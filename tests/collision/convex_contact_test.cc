@@ -1897,8 +1897,7 @@ TEST(ConvexAxisHint, GapDriftBoundsHowFarASupportMoves) {
     OwnedGeom g = type == ShapeType::kMesh ? RandomHull(s, 8 + static_cast<int>(c % 60), 0.3, 1.0)
                                            : RandomPrimitive(s, type, 1.0);
     const OwnedGeom before_pose = g;
-    double then[kKeptGeom];
-    convex::KeepGeom(g.View(), then);
+    const KeptGeom then = convex::KeepGeom(g.View());
     const Vec3 n = s.Direction();
     const double before = SupportExtent(type, g.View().view, n);
     Nudge(s, g, std::pow(10.0, s.Uniform(-6, 0)),
@@ -1972,7 +1971,7 @@ TEST(ConvexAxisHint, ResizedGeomIsCheckedAgainNotBounded) {
   EXPECT_EQ(CollideHintedAndPlain(a, b, settings, 0, &hint, &first), 0);
   EXPECT_EQ(CollideHintedAndPlain(a, b, settings, 0, &hint, &second), 0);
   EXPECT_EQ(second.axis_hint, 1);
-  ASSERT_TRUE(hint.has_gap);
+  ASSERT_GT(hint.gap, 0);
   // Unmoved, but grown by 0.1 along x: overlapping by 0.05.
   b.size[0] = 0.2;
   EXPECT_GT(CollideHintedAndPlain(a, b, settings, 0, &hint, &grown), 0);
