@@ -11,7 +11,9 @@
 //   0. With a box or cylinder in the pair, face first (FaceFirst): the box axis (cylinder axis)
 //      of least overlap, oriented towards the other geom; a separation beyond the margin along it
 //      ends the call, and a shallow contact whose other geom's deepest point lies over that face
-//      is that face's, exactly. Counted as `face`.
+//      is that face's, exactly. Counted as `face`. Against a mesh, an axis whose overlap is
+//      bounded from below (the mesh's inner ball) beyond the least one measured needs no
+//      support query.
 //      Sphere–ellipsoid and ellipsoid–ellipsoid, sphere or ellipsoid against a box (a corner,
 //      edge or face contact; started where the box's least point predicts), ellipsoid–capsule
 //      and ellipsoid–cylinder (the axis as a box's edge, its ends as corners, swept by a sphere or
@@ -305,26 +307,94 @@ MJP_HD inline bool FaceContact(const ConvexGeom& a, const ConvexGeom& b, const F
   return true;
 }
 
+// Rounding allowance of a gap compared through GapDrift (or of an overlap against a bound of it,
+// FaceFirst): the gaps come from support values of
+// magnitude up to |p| + ρ per geom, each exact to a few ulps.
+MJP_HD inline double GapRounding(const ConvexGeom& a, const ConvexGeom& b) {
+  const double* pa = a.view.pos;
+  const double* pb = b.view.pos;
+  const double size = std::fabs(pa[0]) + std::fabs(pa[1]) + std::fabs(pa[2]) + std::fabs(pb[0]) +
+                      std::fabs(pb[1]) + std::fabs(pb[2]) + GeomScale(a) + GeomScale(b);
+  return 1e-12 * size;
+}
+
+// A lower bound of h_g(n) = max over g of n·x for unit n, with no support query: a mesh holds the
+// ball of its inner radius about its frame origin (HullShape; 0 when unknown, the origin still
+// inside), so h_g(n) >= n·c + ρ; other shapes give their exact closed form (SupportExtent).
+MJP_HD inline double SupportAtLeast(const ConvexGeom& g, const Vec3& n) {
+  if (g.type != ShapeType::kMesh)
+    return SupportExtent(g.type, g.view, n);
+  const double inner = g.view.mesh != nullptr && g.view.mesh->shape != nullptr
+                           ? g.view.mesh->shape->inner_radius
+                           : 0;
+  return Dot(Load3(g.view.pos), n) + inner;
+}
+
 // Step 0, face first, for pairs with a box or cylinder: of the box's three axes (the cylinder's
 // axis), each oriented towards the other geom's side, the one of least overlap. Farther apart
 // than the margin along it: no contact (a separating axis). Within the margin, shallow (at most
 // kDeepContact of the smaller scale) and with the other geom's deepest point over that face: the
 // face's contact, exactly (FaceContact). Returns 1 (*hit), 0 (no contact) or -1 (undecided).
+// A mesh's overlap along an axis needs a support query; a lower bound (SupportAtLeast) beyond the
+// least overlap measured so far, by more than the rounding of both, proves that axis is not the
+// least one, and its query is skipped (a mesh leaning on a wall: the wall's long axes overlap by
+// about their half-lengths). The axis chosen is the one the full scan picks (the first least).
 MJP_HD inline int FaceFirst(const ConvexGeom& a, const ConvexGeom& b, double margin,
                             ConvexHit* hit) {
   const Vec3 toward = Load3(b.view.pos) - Load3(a.view.pos);
   FaceAxis best;
   const ConvexGeom* geoms[2] = {&a, &b};
-  for (const ConvexGeom* g : geoms) {
-    if (g->type != ShapeType::kBox && g->type != ShapeType::kCylinder)
-      continue;
-    for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
-      Vec3 axis = Column(g->view.mat, k);
-      if (Dot(axis, toward) < 0)
-        axis = -axis;
-      const double overlap = OverlapAlong(a, b, axis);
-      if (best.owner == nullptr || overlap < best.overlap)
-        best = {g, k, axis, overlap};
+  if (a.type != ShapeType::kMesh && b.type != ShapeType::kMesh) {
+    // No mesh: every overlap in closed form.
+    for (const ConvexGeom* g : geoms) {
+      if (g->type != ShapeType::kBox && g->type != ShapeType::kCylinder)
+        continue;
+      for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
+        Vec3 axis = Column(g->view.mat, k);
+        if (Dot(axis, toward) < 0)
+          axis = -axis;
+        const double overlap = OverlapAlong(a, b, axis);
+        if (best.owner == nullptr || overlap < best.overlap)
+          best = {g, k, axis, overlap};
+      }
+    }
+  } else {
+    // A mesh: each axis's lower bound first (SupportAtLeast), then the most promising axis
+    // measured, then, in order, each other axis whose bound does not rule it out. The first
+    // least overlap wins, as in a scan of all axes (a skipped axis overlaps by more).
+    constexpr int kMaxAxes = 3;  // a box's (a mesh's partner is the only box or cylinder)
+    FaceAxis axes[kMaxAxes];
+    double at_least[kMaxAxes];
+    int count = 0, first = -1;
+    for (const ConvexGeom* g : geoms) {
+      if (g->type != ShapeType::kBox && g->type != ShapeType::kCylinder)
+        continue;
+      for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
+        Vec3 axis = Column(g->view.mat, k);
+        if (Dot(axis, toward) < 0)
+          axis = -axis;
+        at_least[count] = SupportAtLeast(a, axis) + SupportAtLeast(b, -axis);
+        axes[count] = {g, k, axis, 0};
+        if (first < 0 || at_least[count] < at_least[first])
+          first = count;
+        ++count;
+      }
+    }
+    if (count > 0) {
+      best = axes[first];
+      best.overlap = OverlapAlong(a, b, best.axis);
+      const double rounding = GapRounding(a, b);
+      int chosen = first;
+      for (int i = 0; i < count; ++i) {
+        if (i == first || at_least[i] > best.overlap + rounding)
+          continue;
+        const double overlap = OverlapAlong(a, b, axes[i].axis);
+        if (overlap < best.overlap || (overlap == best.overlap && i < chosen)) {
+          best = axes[i];
+          best.overlap = overlap;
+          chosen = i;
+        }
+      }
     }
   }
   if (best.owner == nullptr)
@@ -799,16 +869,6 @@ MJP_HD inline double GapDrift(const ConvexGeom& g, const KeptGeom& then, const V
   turn.y = (r[1] - r0[1]) * n.x + (r[4] - r0[4]) * n.y + (r[7] - r0[7]) * n.z;
   turn.z = (r[2] - r0[2]) * n.x + (r[5] - r0[5]) * n.y + (r[8] - r0[8]) * n.z;
   return std::fabs(shift) + scale * (1 + 1e-6) * std::sqrt(Dot(turn, turn));
-}
-
-// Rounding allowance of a gap compared through GapDrift: the gaps come from support values of
-// magnitude up to |p| + ρ per geom, each exact to a few ulps.
-MJP_HD inline double GapRounding(const ConvexGeom& a, const ConvexGeom& b) {
-  const double* pa = a.view.pos;
-  const double* pb = b.view.pos;
-  const double size = std::fabs(pa[0]) + std::fabs(pa[1]) + std::fabs(pa[2]) + std::fabs(pb[0]) +
-                      std::fabs(pb[1]) + std::fabs(pb[2]) + GeomScale(a) + GeomScale(b);
-  return 1e-12 * size;
 }
 
 // Geom g as GapDrift compares it later.

@@ -1113,6 +1113,116 @@ TEST(ConvexFace, EllipsoidOnBoxTopIsExact) {
   }
 }
 
+// FaceFirst as it was before its bound: every axis's overlap measured, the first least one kept.
+int FaceFirstFullScan(const ConvexGeom& a, const ConvexGeom& b, double margin, ConvexHit* hit) {
+  const Vec3 toward = Load3(b.view.pos) - Load3(a.view.pos);
+  convex::FaceAxis best;
+  for (const ConvexGeom* g : {&a, &b}) {
+    if (g->type != ShapeType::kBox && g->type != ShapeType::kCylinder)
+      continue;
+    for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
+      Vec3 axis = Column(g->view.mat, k);
+      if (Dot(axis, toward) < 0)
+        axis = -axis;
+      const double overlap = OverlapAlong(a, b, axis);
+      if (best.owner == nullptr || overlap < best.overlap)
+        best = {g, k, axis, overlap};
+    }
+  }
+  if (best.owner == nullptr)
+    return -1;
+  if (best.overlap < -margin)
+    return 0;
+  if (best.overlap > kDeepContact * convex::SmallerScale(a, b))
+    return -1;
+  return convex::FaceContact(a, b, best, hit) ? 1 : -1;
+}
+
+// FaceFirst skips a mesh's support query along an axis whose lower bound (the mesh's inner ball)
+// already exceeds the least overlap: its verdict and contact are bitwise the full scan's. Boxes
+// from thin walls to cubes and cylinders, against box-shaped meshes whose inner radius is exactly
+// their least half-extent (the bound then meets the overlap along the mesh's own face normals,
+// where only the rounding allowance keeps the axis) and random hulls (inner radius 0), touching
+// a random face of the box or cylinder, either geom first; and an eighth of the cases an
+// ellipsoid or a cylinder instead of the mesh.
+TEST(ConvexFace, BoundedAxesGiveTheFullScansAnswer) {
+  RandomGeometry s(20261208);
+  const long cases = Cases() / 2;
+  long skippable = 0, contacts = 0;
+  for (long c = 0; c < cases; ++c) {
+    OwnedGeom owner = RandomPrimitive(s, c % 3 == 2 ? ShapeType::kCylinder : ShapeType::kBox, 0);
+    if (c % 4 == 0)
+      owner.size[c / 4 % 3] = s.Uniform(0.005, 0.02);  // a thin wall
+    const bool box_mesh = c % 2 == 0;
+    double inner = 0;
+    OwnedGeom mesh;
+    if (c % 8 == 7) {  // no mesh in the pair: the bounds are the overlaps
+      mesh = RandomPrimitive(s, c % 16 == 7 ? ShapeType::kEllipsoid : ShapeType::kCylinder, 0);
+    } else if (box_mesh) {
+      const double e[3] = {s.Uniform(0.02, 0.2), s.Uniform(0.02, 0.2), s.Uniform(0.02, 0.2)};
+      mesh = BoxMesh(e[0], e[1], e[2]);
+      inner = std::min({double(float(e[0])), double(float(e[1])), double(float(e[2]))});
+      s.Rotation(mesh.mat);
+    } else {
+      mesh = RandomHull(s, 8 + static_cast<int>(c % 40), 0.15, 0);
+    }
+    // Mesh and owner touching, from 2% of the mesh's scale deep to 1% apart: in two cases of
+    // three the mesh over a face (box) or cap (cylinder), its centre within half the face's
+    // extent; else along any direction out of the owner.
+    const double scale = GeomScale(mesh.View());
+    const double depth = s.Uniform(-0.01, 0.02) * scale;
+    if (c % 3 != 0) {
+      const int k = owner.type == ShapeType::kCylinder ? 2 : static_cast<int>(c / 3 % 3);
+      const Vec3 n = Column(owner.mat, k) * (c % 6 < 3 ? 1.0 : -1.0);
+      const double half = owner.type == ShapeType::kCylinder ? owner.size[1] : owner.size[k];
+      Vec3 lateral = {0, 0, 0};
+      for (int j = 0; j < 3; ++j) {
+        const double extent = owner.type == ShapeType::kCylinder ? owner.size[0] : owner.size[j];
+        if (j != k && !(owner.type == ShapeType::kCylinder && j == 2))
+          lateral = lateral + Column(owner.mat, j) * s.Uniform(-0.5, 0.5) * extent;
+      }
+      const double below = SupportExtent(mesh.type, mesh.View().view, -n);
+      Store3(mesh.pos, Load3(owner.pos) + lateral + n * (half + below - depth));
+    } else {
+      const Vec3 dir = s.Direction();
+      const double reach = SupportExtent(owner.type, owner.View().view, dir) +
+                           SupportExtent(mesh.type, mesh.View().view, -dir);
+      Store3(mesh.pos, Load3(owner.pos) + dir * (reach - depth));
+    }
+    const bool owner_first = c % 5 != 0;
+    OwnedGeom& a = owner_first ? owner : mesh;
+    OwnedGeom& b = owner_first ? mesh : owner;
+    const ConvexGeom ga = a.View(), gb = b.View();
+    mesh.shape.inner_radius = inner;  // after View(), which computes the shape without a graph
+    const double margin = c % 7 == 0 ? s.Uniform(0, 0.01) : 0.0;
+    ConvexHit full = {}, bounded = {};
+    const int expected = FaceFirstFullScan(ga, gb, margin, &full);
+    const int got = convex::FaceFirst(ga, gb, margin, &bounded);
+    ASSERT_EQ(got, expected) << "case " << c << Repro(a, b, margin) << "\ninner " << inner;
+    if (expected == 1) {
+      ++contacts;
+      ASSERT_EQ(std::memcmp(&full, &bounded, sizeof(full)), 0)
+          << "case " << c << Repro(a, b, margin) << "\ninner " << inner;
+    }
+    // Axes the bound rules out (not vacuous: the test meets many).
+    const Vec3 toward = Load3(gb.view.pos) - Load3(ga.view.pos);
+    double least = INFINITY;
+    double at_least[3];
+    for (int k = owner.type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
+      Vec3 axis = Column(owner.mat, k);
+      axis = Dot(axis, toward) < 0 ? -axis : axis;
+      least = std::min(least, OverlapAlong(ga, gb, axis));
+      at_least[k] = convex::SupportAtLeast(ga, axis) + convex::SupportAtLeast(gb, -axis);
+    }
+    for (int k = owner.type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k)
+      skippable += at_least[k] > least + convex::GapRounding(ga, gb);
+  }
+  EXPECT_GT(skippable, cases / 2);
+  EXPECT_GT(contacts, cases / 10);
+  std::printf("%ld cases: %ld face contacts, %ld axes ruled out by the bound\n", cases, contacts,
+              skippable);
+}
+
 // The same ellipsoid lifted off the face by a gap inside the margin: the face's contact (dist =
 // gap, normal +z), from the face shortcut alone (counted as `face`, no solver run).
 TEST(ConvexFace, EllipsoidAboveBoxTopWithinMarginIsTheFacesGap) {
