@@ -330,73 +330,81 @@ MJP_HD inline double SupportAtLeast(const ConvexGeom& g, const Vec3& n) {
   return Dot(Load3(g.view.pos), n) + inner;
 }
 
-// Step 0, face first, for pairs with a box or cylinder: of the box's three axes (the cylinder's
-// axis), each oriented towards the other geom's side, the one of least overlap. Farther apart
-// than the margin along it: no contact (a separating axis). Within the margin, shallow (at most
-// kDeepContact of the smaller scale) and with the other geom's deepest point over that face: the
-// face's contact, exactly (FaceContact). Returns 1 (*hit), 0 (no contact) or -1 (undecided).
-// A mesh's overlap along an axis needs a support query; a lower bound (SupportAtLeast) beyond the
-// least overlap measured so far, by more than the rounding of both, proves that axis is not the
-// least one, and its query is skipped (a mesh leaning on a wall: the wall's long axes overlap by
-// about their half-lengths). The axis chosen is the one the full scan picks (the first least).
-MJP_HD inline int FaceFirst(const ConvexGeom& a, const ConvexGeom& b, double margin,
-                            ConvexHit* hit) {
+// Calls visit(owner, k, axis) for each face axis of the pair, in order: a box's three frame axes,
+// a cylinder's axis (k = 2), each oriented towards the other geom; a's first.
+template <typename Visit>
+MJP_HD inline void ForEachFaceAxis(const ConvexGeom& a, const ConvexGeom& b, Visit visit) {
   const Vec3 toward = Load3(b.view.pos) - Load3(a.view.pos);
-  FaceAxis best;
   const ConvexGeom* geoms[2] = {&a, &b};
-  if (a.type != ShapeType::kMesh && b.type != ShapeType::kMesh) {
-    // No mesh: every overlap in closed form.
-    for (const ConvexGeom* g : geoms) {
-      if (g->type != ShapeType::kBox && g->type != ShapeType::kCylinder)
-        continue;
-      for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
-        Vec3 axis = Column(g->view.mat, k);
-        if (Dot(axis, toward) < 0)
-          axis = -axis;
-        const double overlap = OverlapAlong(a, b, axis);
-        if (best.owner == nullptr || overlap < best.overlap)
-          best = {g, k, axis, overlap};
-      }
-    }
-  } else {
-    // A mesh: each axis's lower bound first (SupportAtLeast), then the most promising axis
-    // measured, then, in order, each other axis whose bound does not rule it out. The first
-    // least overlap wins, as in a scan of all axes (a skipped axis overlaps by more).
-    constexpr int kMaxAxes = 3;  // a box's (a mesh's partner is the only box or cylinder)
-    FaceAxis axes[kMaxAxes];
-    double at_least[kMaxAxes];
-    int count = 0, first = -1;
-    for (const ConvexGeom* g : geoms) {
-      if (g->type != ShapeType::kBox && g->type != ShapeType::kCylinder)
-        continue;
-      for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
-        Vec3 axis = Column(g->view.mat, k);
-        if (Dot(axis, toward) < 0)
-          axis = -axis;
-        at_least[count] = SupportAtLeast(a, axis) + SupportAtLeast(b, -axis);
-        axes[count] = {g, k, axis, 0};
-        if (first < 0 || at_least[count] < at_least[first])
-          first = count;
-        ++count;
-      }
-    }
-    if (count > 0) {
-      best = axes[first];
-      best.overlap = OverlapAlong(a, b, best.axis);
-      const double rounding = GapRounding(a, b);
-      int chosen = first;
-      for (int i = 0; i < count; ++i) {
-        if (i == first || at_least[i] > best.overlap + rounding)
-          continue;
-        const double overlap = OverlapAlong(a, b, axes[i].axis);
-        if (overlap < best.overlap || (overlap == best.overlap && i < chosen)) {
-          best = axes[i];
-          best.overlap = overlap;
-          chosen = i;
-        }
-      }
+  for (const ConvexGeom* g : geoms) {
+    if (g->type != ShapeType::kBox && g->type != ShapeType::kCylinder)
+      continue;
+    for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
+      Vec3 axis = Column(g->view.mat, k);
+      if (Dot(axis, toward) < 0)
+        axis = -axis;
+      visit(g, k, axis);
     }
   }
+}
+
+// The face axis of least overlap (the first of equals), every overlap measured; owner nullptr
+// when the pair has no box or cylinder.
+MJP_HD inline FaceAxis LeastOverlapFaceAxis(const ConvexGeom& a, const ConvexGeom& b) {
+  FaceAxis best;
+  ForEachFaceAxis(a, b, [&](const ConvexGeom* g, int k, const Vec3& axis) {
+    const double overlap = OverlapAlong(a, b, axis);
+    if (best.owner == nullptr || overlap < best.overlap)
+      best = {g, k, axis, overlap};
+  });
+  return best;
+}
+
+// The same axis with a mesh in the pair (whose partner, the one box or cylinder, has at most three
+// axes), measuring fewer overlaps: a mesh's overlap along an axis takes a support query, so each
+// axis first gets a lower bound (SupportAtLeast); the axis of least bound is measured, then, in
+// order, each other axis whose bound does not exceed the least overlap so far by more than the
+// rounding of both. A skipped axis overlaps by more than the least, so the first least overlap is
+// the full scan's (a mesh leaning on a wall: the wall's long axes overlap by about their
+// half-lengths, one query instead of three).
+MJP_HD inline FaceAxis LeastOverlapFaceAxisBounded(const ConvexGeom& a, const ConvexGeom& b) {
+  constexpr int kMaxAxes = 3;
+  FaceAxis axes[kMaxAxes];
+  double at_least[kMaxAxes];
+  int count = 0, first = -1;
+  ForEachFaceAxis(a, b, [&](const ConvexGeom* g, int k, const Vec3& axis) {
+    if (count == kMaxAxes)
+      return;
+    at_least[count] = SupportAtLeast(a, axis) + SupportAtLeast(b, -axis);
+    axes[count] = {g, k, axis, 0};
+    if (first < 0 || at_least[count] < at_least[first])
+      first = count;
+    ++count;
+  });
+  if (count == 0)
+    return FaceAxis();
+  FaceAxis best = axes[first];
+  best.overlap = OverlapAlong(a, b, best.axis);
+  const double rounding = GapRounding(a, b);
+  int chosen = first;
+  for (int i = 0; i < count; ++i) {
+    if (i == first || at_least[i] > best.overlap + rounding)
+      continue;
+    const double overlap = OverlapAlong(a, b, axes[i].axis);
+    if (overlap < best.overlap || (overlap == best.overlap && i < chosen)) {
+      best = axes[i];
+      best.overlap = overlap;
+      chosen = i;
+    }
+  }
+  return best;
+}
+
+// Face first's verdict along face axis `best` (owner nullptr: none): 0 when the pair is apart
+// beyond the margin along it, 1 (*hit) for a shallow contact (at most kDeepContact of the smaller
+// scale) whose other geom's deepest point lies over that face (FaceContact), else -1 (undecided).
+MJP_HD inline int FaceVerdict(const ConvexGeom& a, const ConvexGeom& b, const FaceAxis& best,
+                              double margin, ConvexHit* hit) {
   if (best.owner == nullptr)
     return -1;
   if (best.overlap < -margin)
@@ -404,6 +412,16 @@ MJP_HD inline int FaceFirst(const ConvexGeom& a, const ConvexGeom& b, double mar
   if (best.overlap > kDeepContact * SmallerScale(a, b))
     return -1;
   return FaceContact(a, b, best, hit) ? 1 : -1;
+}
+
+// Step 0, face first, for pairs with a box or cylinder: of the box's three axes (the cylinder's
+// axis), each oriented towards the other geom's side, the one of least overlap, and its verdict
+// (FaceVerdict). Returns 1 (*hit), 0 (no contact) or -1 (undecided).
+MJP_HD inline int FaceFirst(const ConvexGeom& a, const ConvexGeom& b, double margin,
+                            ConvexHit* hit) {
+  const bool mesh = a.type == ShapeType::kMesh || b.type == ShapeType::kMesh;
+  const FaceAxis best = mesh ? LeastOverlapFaceAxisBounded(a, b) : LeastOverlapFaceAxis(a, b);
+  return FaceVerdict(a, b, best, margin, hit);
 }
 
 // Rounds of MPR along the best normal so far (RefineAlongNormal): until a round gains less than

@@ -1113,33 +1113,9 @@ TEST(ConvexFace, EllipsoidOnBoxTopIsExact) {
   }
 }
 
-// FaceFirst as it was before its bound: every axis's overlap measured, the first least one kept.
-int FaceFirstFullScan(const ConvexGeom& a, const ConvexGeom& b, double margin, ConvexHit* hit) {
-  const Vec3 toward = Load3(b.view.pos) - Load3(a.view.pos);
-  convex::FaceAxis best;
-  for (const ConvexGeom* g : {&a, &b}) {
-    if (g->type != ShapeType::kBox && g->type != ShapeType::kCylinder)
-      continue;
-    for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
-      Vec3 axis = Column(g->view.mat, k);
-      if (Dot(axis, toward) < 0)
-        axis = -axis;
-      const double overlap = OverlapAlong(a, b, axis);
-      if (best.owner == nullptr || overlap < best.overlap)
-        best = {g, k, axis, overlap};
-    }
-  }
-  if (best.owner == nullptr)
-    return -1;
-  if (best.overlap < -margin)
-    return 0;
-  if (best.overlap > kDeepContact * convex::SmallerScale(a, b))
-    return -1;
-  return convex::FaceContact(a, b, best, hit) ? 1 : -1;
-}
-
 // FaceFirst skips a mesh's support query along an axis whose lower bound (the mesh's inner ball)
-// already exceeds the least overlap: its verdict and contact are bitwise the full scan's. Boxes
+// already exceeds the least overlap (LeastOverlapFaceAxisBounded): the axis, the verdict and the
+// contact are bitwise the full scan's (LeastOverlapFaceAxis). Boxes
 // from thin walls to cubes and cylinders, against box-shaped meshes whose inner radius is exactly
 // their least half-extent (the bound then meets the overlap along the mesh's own face normals,
 // where only the rounding allowance keeps the axis) and random hulls (inner radius 0), touching
@@ -1195,8 +1171,17 @@ TEST(ConvexFace, BoundedAxesGiveTheFullScansAnswer) {
     const ConvexGeom ga = a.View(), gb = b.View();
     mesh.shape.inner_radius = inner;  // after View(), which computes the shape without a graph
     const double margin = c % 7 == 0 ? s.Uniform(0, 0.01) : 0.0;
+    // The axis: the same owner, axis and overlap as the full scan's, bit for bit.
+    const convex::FaceAxis scan = convex::LeastOverlapFaceAxis(ga, gb);
+    const convex::FaceAxis bounded_axis =
+        c % 8 == 7 ? scan : convex::LeastOverlapFaceAxisBounded(ga, gb);
+    ASSERT_TRUE(scan.owner == bounded_axis.owner && scan.k == bounded_axis.k &&
+                std::memcmp(&scan.axis, &bounded_axis.axis, sizeof(Vec3)) == 0 &&
+                std::memcmp(&scan.overlap, &bounded_axis.overlap, sizeof(double)) == 0)
+        << "case " << c << Repro(a, b, margin) << "\ninner " << inner;
+    // Face first's verdict and contact: the full scan's.
     ConvexHit full = {}, bounded = {};
-    const int expected = FaceFirstFullScan(ga, gb, margin, &full);
+    const int expected = convex::FaceVerdict(ga, gb, scan, margin, &full);
     const int got = convex::FaceFirst(ga, gb, margin, &bounded);
     ASSERT_EQ(got, expected) << "case " << c << Repro(a, b, margin) << "\ninner " << inner;
     if (expected == 1) {
@@ -1205,17 +1190,12 @@ TEST(ConvexFace, BoundedAxesGiveTheFullScansAnswer) {
           << "case " << c << Repro(a, b, margin) << "\ninner " << inner;
     }
     // Axes the bound rules out (not vacuous: the test meets many).
-    const Vec3 toward = Load3(gb.view.pos) - Load3(ga.view.pos);
-    double least = INFINITY;
-    double at_least[3];
-    for (int k = owner.type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
-      Vec3 axis = Column(owner.mat, k);
-      axis = Dot(axis, toward) < 0 ? -axis : axis;
-      least = std::min(least, OverlapAlong(ga, gb, axis));
-      at_least[k] = convex::SupportAtLeast(ga, axis) + convex::SupportAtLeast(gb, -axis);
+    if (c % 8 != 7) {
+      convex::ForEachFaceAxis(ga, gb, [&](const ConvexGeom*, int, const Vec3& axis) {
+        const double bound = convex::SupportAtLeast(ga, axis) + convex::SupportAtLeast(gb, -axis);
+        skippable += bound > scan.overlap + convex::GapRounding(ga, gb);
+      });
     }
-    for (int k = owner.type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k)
-      skippable += at_least[k] > least + convex::GapRounding(ga, gb);
   }
   EXPECT_GT(skippable, cases / 2);
   EXPECT_GT(contacts, cases / 10);
