@@ -308,8 +308,8 @@ MJP_HD inline bool FaceContact(const ConvexGeom& a, const ConvexGeom& b, const F
 }
 
 // Rounding allowance of a gap compared through GapDrift (or of an overlap against a bound of it,
-// FaceFirst): the gaps come from support values of
-// magnitude up to |p| + ρ per geom, each exact to a few ulps.
+// FaceFirst): the gaps come from support values of magnitude up to |p| + ρ per geom, each exact
+// to a few ulps.
 MJP_HD inline double GapRounding(const ConvexGeom& a, const ConvexGeom& b) {
   const double* pa = a.view.pos;
   const double* pb = b.view.pos;
