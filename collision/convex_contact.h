@@ -226,6 +226,25 @@ MJP_HD inline bool HullProvesDepth(const MprResult& r, const MprHistory& history
   return epa::ProveDepth(hull, history.point, history.size(), r.depth, tolerance);
 }
 
+// Calls visit(owner, k, axis) for each face axis of the pair, in order: a box's three frame axes,
+// a cylinder's axis (k = 2), each oriented along `toward` (its sign flipped when it points away);
+// a's first.
+template <typename Visit>
+MJP_HD inline void ForEachFaceAxis(const ConvexGeom& a, const ConvexGeom& b, const Vec3& toward,
+                                   Visit visit) {
+  const ConvexGeom* geoms[2] = {&a, &b};
+  for (const ConvexGeom* g : geoms) {
+    if (g->type != ShapeType::kBox && g->type != ShapeType::kCylinder)
+      continue;
+    for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
+      Vec3 axis = Column(g->view.mat, k);
+      if (Dot(axis, toward) < 0)
+        axis = -axis;
+      visit(g, k, axis);
+    }
+  }
+}
+
 // Step 3(b): true when no frame axis of a flat-featured geom shows a shallower exit than MPR's,
 // the origin projects inside MPR's final portal, and, for a pair of polytopes, MPR's final
 // tetrahedron (or, with `history`, its hull with MPR's other points) proves the depth. *smallest
@@ -244,22 +263,14 @@ MJP_HD inline bool PortalIsMinimal(const ConvexGeom& a, const ConvexGeom& b, con
     minimal =
         history != nullptr && hull != nullptr && HullProvesDepth(r, *history, hull, tolerance);
   }
-  const ConvexGeom* geoms[2] = {&a, &b};
-  for (const ConvexGeom* g : geoms) {
-    if (!HasFlatFeatures(g->type) || g->type == ShapeType::kMesh)
-      continue;
-    for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
-      Vec3 axis = Column(g->view.mat, k);
-      if (Dot(axis, r.normal) < 0)
-        axis = -axis;
-      const double overlap = OverlapAlong(a, b, axis);
-      if (overlap < r.depth - tolerance) {
-        minimal = false;
-        if (smallest->owner == nullptr || overlap < smallest->overlap)
-          *smallest = {g, k, axis, overlap};
-      }
+  ForEachFaceAxis(a, b, r.normal, [&](const ConvexGeom* g, int k, const Vec3& axis) {
+    const double overlap = OverlapAlong(a, b, axis);
+    if (overlap < r.depth - tolerance) {
+      minimal = false;
+      if (smallest->owner == nullptr || overlap < smallest->overlap)
+        *smallest = {g, k, axis, overlap};
     }
-  }
+  });
   return minimal;
 }
 
@@ -330,33 +341,16 @@ MJP_HD inline double SupportAtLeast(const ConvexGeom& g, const Vec3& n) {
   return Dot(Load3(g.view.pos), n) + inner;
 }
 
-// Calls visit(owner, k, axis) for each face axis of the pair, in order: a box's three frame axes,
-// a cylinder's axis (k = 2), each oriented towards the other geom; a's first.
-template <typename Visit>
-MJP_HD inline void ForEachFaceAxis(const ConvexGeom& a, const ConvexGeom& b, Visit visit) {
-  const Vec3 toward = Load3(b.view.pos) - Load3(a.view.pos);
-  const ConvexGeom* geoms[2] = {&a, &b};
-  for (const ConvexGeom* g : geoms) {
-    if (g->type != ShapeType::kBox && g->type != ShapeType::kCylinder)
-      continue;
-    for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
-      Vec3 axis = Column(g->view.mat, k);
-      if (Dot(axis, toward) < 0)
-        axis = -axis;
-      visit(g, k, axis);
-    }
-  }
-}
-
 // The face axis of least overlap (the first of equals), every overlap measured; owner nullptr
 // when the pair has no box or cylinder.
 MJP_HD inline FaceAxis LeastOverlapFaceAxis(const ConvexGeom& a, const ConvexGeom& b) {
   FaceAxis best;
-  ForEachFaceAxis(a, b, [&](const ConvexGeom* g, int k, const Vec3& axis) {
-    const double overlap = OverlapAlong(a, b, axis);
-    if (best.owner == nullptr || overlap < best.overlap)
-      best = {g, k, axis, overlap};
-  });
+  ForEachFaceAxis(a, b, Load3(b.view.pos) - Load3(a.view.pos),
+                  [&](const ConvexGeom* g, int k, const Vec3& axis) {
+                    const double overlap = OverlapAlong(a, b, axis);
+                    if (best.owner == nullptr || overlap < best.overlap)
+                      best = {g, k, axis, overlap};
+                  });
   return best;
 }
 
@@ -372,15 +366,16 @@ MJP_HD inline FaceAxis LeastOverlapFaceAxisBounded(const ConvexGeom& a, const Co
   FaceAxis axes[kMaxAxes];
   double at_least[kMaxAxes];
   int count = 0, first = -1;
-  ForEachFaceAxis(a, b, [&](const ConvexGeom* g, int k, const Vec3& axis) {
-    if (count == kMaxAxes)
-      return;
-    at_least[count] = SupportAtLeast(a, axis) + SupportAtLeast(b, -axis);
-    axes[count] = {g, k, axis, 0};
-    if (first < 0 || at_least[count] < at_least[first])
-      first = count;
-    ++count;
-  });
+  ForEachFaceAxis(a, b, Load3(b.view.pos) - Load3(a.view.pos),
+                  [&](const ConvexGeom* g, int k, const Vec3& axis) {
+                    if (count == kMaxAxes)
+                      return;
+                    at_least[count] = SupportAtLeast(a, axis) + SupportAtLeast(b, -axis);
+                    axes[count] = {g, k, axis, 0};
+                    if (first < 0 || at_least[count] < at_least[first])
+                      first = count;
+                    ++count;
+                  });
   if (count == 0)
     return FaceAxis();
   FaceAxis best = axes[first];
