@@ -354,22 +354,19 @@ MJP_HD inline FaceAxis LeastOverlapFaceAxis(const ConvexGeom& a, const ConvexGeo
   return best;
 }
 
-// The same axis with a mesh in the pair (whose partner, the one box or cylinder, has at most three
-// axes), measuring fewer overlaps: a mesh's overlap along an axis takes a support query, so each
-// axis first gets a lower bound (SupportAtLeast); the axis of least bound is measured, then, in
-// order, each other axis whose bound does not exceed the least overlap so far by more than the
-// rounding of both. A skipped axis overlaps by more than the least, so the first least overlap is
-// the full scan's (a mesh leaning on a wall: the wall's long axes overlap by about their
-// half-lengths, one query instead of three).
+// The same axis, measuring fewer overlaps (for a pair with a mesh): a mesh's overlap along an axis
+// takes a support query, so each axis first gets a lower bound (SupportAtLeast); the axis of least
+// bound is measured, then, in order, each other axis whose bound does not exceed the least overlap
+// so far by more than the rounding of both. A skipped axis overlaps by more than the least, so the
+// first least overlap is the full scan's (a mesh leaning on a wall: the wall's long axes overlap by
+// about their half-lengths, one query instead of three).
 MJP_HD inline FaceAxis LeastOverlapFaceAxisBounded(const ConvexGeom& a, const ConvexGeom& b) {
-  constexpr int kMaxAxes = 3;
+  constexpr int kMaxAxes = 6;  // two boxes' frame axes: room for any pair, none dropped
   FaceAxis axes[kMaxAxes];
   double at_least[kMaxAxes];
   int count = 0, first = -1;
   ForEachFaceAxis(a, b, Load3(b.view.pos) - Load3(a.view.pos),
                   [&](const ConvexGeom* g, int k, const Vec3& axis) {
-                    if (count == kMaxAxes)
-                      return;
                     at_least[count] = SupportAtLeast(a, axis) + SupportAtLeast(b, -axis);
                     axes[count] = {g, k, axis, 0};
                     if (first < 0 || at_least[count] < at_least[first])
