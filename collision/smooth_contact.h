@@ -443,8 +443,38 @@ MJP_HD inline bool FaceOptimum(const ConvexGeom& a, const ConvexGeom& b, const C
 // leaves *n alone (faces are FaceFirst's).
 constexpr int kBoxStartSweeps = 3;
 
+// BoxStart's answer for a swept segment (a capsule's or cylinder's axis, half-length s: a box of
+// half-extents (0, 0, s)), in closed form: along the segment x(z) = c + z a the shape function
+// is |w + z u|² with w = E⁻¹ Rᵀ (c − p) and u = E⁻¹ Rᵀ a, least at z = −(w·u) / (u·u) clamped
+// to [−s, s], where the coordinate descent's first sweep lands (its other two coordinates are
+// pinned at 0, so later sweeps only repeat it). The segment's two pinned axes count as bounds:
+// returns 2 (edge mode along axis 2) inside it, 3 at an end.
+MJP_HD inline int SegmentStart(const ConvexGeom& g, const ConvexGeom& segment, bool g_is_a, Vec3* n,
+                               int* free_axis) {
+  const Vec3 inv = InverseSemiAxes(g);
+  const double s = HalfExtent(segment, 2);
+  const Vec3 cl = RotateT(g.view.mat, Load3(segment.view.pos) - Load3(g.view.pos));
+  const Vec3 al = RotateT(g.view.mat, Column(segment.view.mat, 2));
+  const Vec3 w = {cl.x * inv.x, cl.y * inv.y, cl.z * inv.z};
+  const Vec3 u = {al.x * inv.x, al.y * inv.y, al.z * inv.z};
+  double z = -Dot(w, u) / Dot(u, u);
+  z = z > s ? s : (z < -s ? -s : z);
+  const int bound = std::fabs(z) == s ? 3 : 2;
+  *free_axis = bound == 3 ? -1 : 2;
+  // ∇f at x(z), up to a factor: R E⁻¹ (w + z u), pointing out of g.
+  const Vec3 at = w + u * z;
+  const Vec3 grad = Rotate(g.view.mat, {at.x * inv.x, at.y * inv.y, at.z * inv.z});
+  const double length = std::sqrt(Dot(grad, grad));
+  if (!(length > 0))
+    return 0;
+  *n = grad * ((g_is_a ? 1 : -1) / length);
+  return bound;
+}
+
 MJP_HD inline int BoxStart(const ConvexGeom& g, const ConvexGeom& box, bool g_is_a, Vec3* n,
                            int* free_axis) {
+  if (SweptSegment(box.type))
+    return SegmentStart(g, box, g_is_a, n, free_axis);
   const Vec3 inv = InverseSemiAxes(g);
   const double inv2[3] = {inv.x * inv.x, inv.y * inv.y, inv.z * inv.z};
   // The box axes in g's frame, L = Rᵀ B, give P_ij = Σ_k L_ki L_kj / e_k².

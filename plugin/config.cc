@@ -81,6 +81,10 @@ std::optional<Config> Config::FromModel(const mjModel* m, int instance, std::str
                             {"false", "true"}, {false, true}, &config.support_refine, error)) {
     return std::nullopt;
   }
+  if (!ParseChoice<bool, 2>("coherence", mj_getPluginConfig(m, instance, "coherence"),
+                            {"false", "true"}, {false, true}, &config.coherence, error)) {
+    return std::nullopt;
+  }
   if (!ParseChoice<Device, 2>("device", mj_getPluginConfig(m, instance, "device"), {"cpu", "cuda"},
                               {Device::kCpu, Device::kCuda}, &config.device, error)) {
     return std::nullopt;

@@ -20,9 +20,9 @@ constexpr int kMaxCollisionPairsMax = 1 << 24;
 
 // Every config key, declared once: MuJoCo receives this list at registration and rejects keys
 // outside it while compiling the model.
-constexpr std::array<const char*, 9> kConfigKeys = {
-    "mode",        "stats",          "ccd",    "multicontact",       "manifold",
-    "support_res", "support_refine", "device", "max_collision_pairs"};
+constexpr std::array<const char*, 10> kConfigKeys = {
+    "mode",        "stats",          "ccd",       "multicontact", "manifold",
+    "support_res", "support_refine", "coherence", "device",       "max_collision_pairs"};
 
 // support_res bounds: a field has support_res² cells (int32 each).
 constexpr int kSupportResMin = 8;
@@ -38,6 +38,9 @@ struct Config {
   collision::ManifoldMethod manifold = collision::ManifoldMethod::kClip;
   int support_res = 180;       // support_res: 8..1024 — support-field grid per axis
   bool support_refine = true;  // support_refine: true (default) | false — exact vertex climb
+  // coherence: true (default) | false — keep each pair's separating axis between calls (a cost
+  // saving only: the answers are the same either way)
+  bool coherence = true;
   // Batched engine (batch/): where the batched pass runs, and its per-world candidate buffer.
   Device device = Device::kCpu;    // device: cpu (default) | cuda
   int max_collision_pairs = 4096;  // max_collision_pairs: 1..2^24

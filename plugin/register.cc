@@ -55,8 +55,9 @@ int InitInstance(const mjModel* m, mjData* d, int instance) {
   if (config->mode == Mode::kFast) {
     fields = ModelSupportFields::Acquire(m, config->support_res);
   }
-  // Fast mode keeps a separating axis per geom pair it meets (room for 4 per geom).
-  const int hint_pairs = config->mode == Mode::kFast ? 4 * m->ngeom : 0;
+  // Fast mode keeps a separating axis per geom pair it meets (room for 4 per geom), unless the
+  // coherence key turns that off.
+  const int hint_pairs = config->mode == Mode::kFast && config->coherence ? 4 * m->ngeom : 0;
   auto* state = new (std::nothrow) InstanceState(*config, std::move(fields), hint_pairs);
   if (state == nullptr) {
     mju_warning("mjportal: out of memory creating the plugin instance");

@@ -78,6 +78,7 @@ TEST_F(ConfigTest, FastModeKeysAreValidated) {
       {"max_collision_pairs", "0", "integers from 1 to 16777216"},
       {"max_collision_pairs", "12k", "integers from 1 to 16777216"},
       {"support_refine", "on", "'false', 'true'"},
+      {"coherence", "off", "'false', 'true'"},
       {"support_res", "7", "integers from 8 to 1024"},
       {"support_res", "1025", "integers from 8 to 1024"},
       {"support_res", "180x", "integers from 8 to 1024"},
@@ -95,6 +96,7 @@ TEST_F(ConfigTest, FastModeKeysAreValidated) {
   EXPECT_TRUE(Compile(ModelXml("<config key=\"ccd\" value=\"gjk\"/><config key=\"support_res\" "
                                "value=\"64\"/><config key=\"multicontact\" value=\"false\"/>"
                                "<config key=\"manifold\" value=\"perturb\"/>"
+                               "<config key=\"coherence\" value=\"false\"/>"
                                "<config key=\"device\" value=\"cuda\"/>"
                                "<config key=\"max_collision_pairs\" value=\"64\"/>"),
                       &error))

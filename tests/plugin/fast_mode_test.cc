@@ -68,9 +68,10 @@ TEST_P(FastModeTest, AnswersEveryConvexPairAndStaysCloseToStockPenetration) {
 }
 
 // Fast mode's answers depend on the state alone (determinism): from one start, an mjData stepping
-// serially, one on MuJoCo's thread pool (3 threads), and one whose per-pair solver state
-// (separation axes, support vertices) another trajectory left behind all step to the same bits
-// (contacts, qpos, qvel, act, qacc after every step).
+// serially, one on MuJoCo's thread pool (3 threads), one whose per-pair solver state (separation
+// axes, support vertices) another trajectory left behind, and one of the model with that state
+// off (coherence="false") all step to the same bits (contacts, qpos, qvel, act, qacc after every
+// step).
 TEST_P(FastModeTest, SameBitsSeriallyOnThreadsAndAfterAnotherTrajectory) {
   LoadPlugin();
   std::string error;
@@ -103,6 +104,16 @@ TEST_P(FastModeTest, SameBitsSeriallyOnThreadsAndAfterAnotherTrajectory) {
       << "after another trajectory: first divergence at step " << after_other.first_divergence_step
       << " in " << after_other.first_divergence_field;
   EXPECT_GT(after_other.contacts_per_step, 0) << "the model never touched anything";
+
+  tools::ModelPtr stateless =
+      tools::LoadWithPlugin(GetParam(), {{"mode", "fast"}, {"coherence", "false"}}, &error);
+  ASSERT_TRUE(stateless) << error;
+  tools::DataPtr kept(mj_makeData(m.get())), none(mj_makeData(stateless.get()));
+  const tools::LockstepReport without_axes =
+      tools::RunLockstep(m.get(), kept.get(), stateless.get(), none.get(), steps);
+  EXPECT_TRUE(without_axes.bitwise_identical())
+      << "coherence off: first divergence at step " << without_axes.first_divergence_step << " in "
+      << without_axes.first_divergence_field;
 }
 
 std::string FastRunName(const ::testing::TestParamInfo<std::string>& run) {
@@ -169,6 +180,34 @@ TEST_F(FastModeScenes, SolverCountsHonourTheCallersCapacity) {
   tools::DataPtr d_quiet(mj_makeData(quiet.get()));
   mj_step(quiet.get(), d_quiet.get());
   EXPECT_EQ(api.solverCounts(quiet.get(), d_quiet.get(), all, MJPORTAL_SOLVER_COUNTERS), -1);
+}
+
+// The coherence key: on the settled 200-vertex mesh pile (most mesh calls near misses) the kept
+// separating axes end calls (axis_hint, axis_bound); with coherence="false" none is kept, so no
+// call ends that way, and MPR runs on the calls they ended.
+TEST_F(FastModeScenes, CoherenceOffKeepsNoSeparatingAxes) {
+  const tools::PluginApi& api = LoadPlugin();
+  std::map<std::string, long long> counts[2];
+  for (int off = 0; off < 2; ++off) {
+    std::string error;
+    tools::PluginConfig config = {{"mode", "fast"}, {"stats", "true"}};
+    if (off)
+      config["coherence"] = "false";
+    tools::ModelPtr m = tools::LoadWithPlugin(ModelsDir() + "/mesh200_pile.xml", config, &error);
+    ASSERT_TRUE(m) << error;
+    tools::DataPtr d(mj_makeData(m.get()));
+    for (int step = 0; step < 1500; ++step)
+      mj_step(m.get(), d.get());
+    long long all[MJPORTAL_SOLVER_COUNTERS];
+    ASSERT_EQ(api.solverCounts(m.get(), d.get(), all, MJPORTAL_SOLVER_COUNTERS),
+              MJPORTAL_SOLVER_COUNTERS);
+    for (int i = 0; i < MJPORTAL_SOLVER_COUNTERS; ++i)
+      counts[off][api.solverCounterName(i)] = all[i];
+  }
+  EXPECT_GT(counts[0]["axis_hint"] + counts[0]["axis_bound"], 0);
+  EXPECT_EQ(counts[1]["axis_hint"], 0);
+  EXPECT_EQ(counts[1]["axis_bound"], 0);
+  EXPECT_GT(counts[1]["mpr"], counts[0]["mpr"]);
 }
 
 // The 10-box pyramid stands: after 10 s every box is within 5 mm of where it settled at 0.5 s.
