@@ -411,6 +411,10 @@ MJP_HD inline int FaceVerdict(const ConvexGeom& a, const ConvexGeom& b, const Fa
 // (FaceVerdict). Returns 1 (*hit), 0 (no contact) or -1 (undecided).
 MJP_HD inline int FaceFirst(const ConvexGeom& a, const ConvexGeom& b, double margin,
                             ConvexHit* hit) {
+  // No box or cylinder, no face axis: the scan would find none (mesh–mesh, smooth–mesh calls).
+  const auto faced = [](ShapeType t) { return t == ShapeType::kBox || t == ShapeType::kCylinder; };
+  if (!faced(a.type) && !faced(b.type))
+    return -1;
   const bool mesh = a.type == ShapeType::kMesh || b.type == ShapeType::kMesh;
   const FaceAxis best = mesh ? LeastOverlapFaceAxisBounded(a, b) : LeastOverlapFaceAxis(a, b);
   return FaceVerdict(a, b, best, margin, hit);
