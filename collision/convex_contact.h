@@ -226,6 +226,11 @@ MJP_HD inline bool HullProvesDepth(const MprResult& r, const MprHistory& history
   return epa::ProveDepth(hull, history.point, history.size(), r.depth, tolerance);
 }
 
+// A geom with face axes (FaceAxis): a box's three frame axes, a cylinder's axis.
+MJP_HD inline bool HasFaceAxes(ShapeType type) {
+  return type == ShapeType::kBox || type == ShapeType::kCylinder;
+}
+
 // Calls visit(owner, k, axis) for each face axis of the pair, in order: a box's three frame axes,
 // a cylinder's axis (k = 2), each oriented along `toward` (its sign flipped when it points away);
 // a's first.
@@ -234,7 +239,7 @@ MJP_HD inline void ForEachFaceAxis(const ConvexGeom& a, const ConvexGeom& b, con
                                    Visit visit) {
   const ConvexGeom* geoms[2] = {&a, &b};
   for (const ConvexGeom* g : geoms) {
-    if (g->type != ShapeType::kBox && g->type != ShapeType::kCylinder)
+    if (!HasFaceAxes(g->type))
       continue;
     for (int k = g->type == ShapeType::kCylinder ? 2 : 0; k < 3; ++k) {
       Vec3 axis = Column(g->view.mat, k);
@@ -411,9 +416,8 @@ MJP_HD inline int FaceVerdict(const ConvexGeom& a, const ConvexGeom& b, const Fa
 // (FaceVerdict). Returns 1 (*hit), 0 (no contact) or -1 (undecided).
 MJP_HD inline int FaceFirst(const ConvexGeom& a, const ConvexGeom& b, double margin,
                             ConvexHit* hit) {
-  // No box or cylinder, no face axis: the scan would find none (mesh–mesh, smooth–mesh calls).
-  const auto faced = [](ShapeType t) { return t == ShapeType::kBox || t == ShapeType::kCylinder; };
-  if (!faced(a.type) && !faced(b.type))
+  // No face axis in the pair: the scan would find none (mesh–mesh, smooth–mesh calls).
+  if (!HasFaceAxes(a.type) && !HasFaceAxes(b.type))
     return -1;
   const bool mesh = a.type == ShapeType::kMesh || b.type == ShapeType::kMesh;
   const FaceAxis best = mesh ? LeastOverlapFaceAxisBounded(a, b) : LeastOverlapFaceAxis(a, b);

@@ -375,22 +375,41 @@ MJP_HD inline Vec3 InverseSemiAxes(const ConvexGeom& g) {
   return {1 / e[0], 1 / (sphere ? e[0] : e[1]), 1 / (sphere ? e[0] : e[2])};
 }
 
+// The line x(z) = on_line + z·axis in the smooth geom g's shape space, where its shape function
+// is f = |w + z u|²: w = E⁻¹ Rᵀ (on_line − p), u = E⁻¹ Rᵀ axis (E⁻¹ kept for ShapeNormalAt).
+struct ShapeLine {
+  Vec3 inv, w, u;
+};
+MJP_HD inline ShapeLine ShapeLineOf(const ConvexGeom& g, const Vec3& on_line, const Vec3& axis) {
+  const Vec3 inv = InverseSemiAxes(g);
+  const Vec3 xl = RotateT(g.view.mat, on_line - Load3(g.view.pos));
+  const Vec3 vl = RotateT(g.view.mat, axis);
+  return {
+      inv, {xl.x * inv.x, xl.y * inv.y, xl.z * inv.z}, {vl.x * inv.x, vl.y * inv.y, vl.z * inv.z}};
+}
+
+// The unit direction of ∇f = R E⁻¹ `at` (up to a factor) at the point whose shape-space image is
+// `at`, oriented from A to B (∇f points out of g); false, *n untouched, where ∇f vanishes.
+MJP_HD inline bool ShapeNormalAt(const ConvexGeom& g, const ShapeLine& line, const Vec3& at,
+                                 bool g_is_a, Vec3* n) {
+  const Vec3& inv = line.inv;
+  const Vec3 grad = Rotate(g.view.mat, {at.x * inv.x, at.y * inv.y, at.z * inv.z});
+  const double length = std::sqrt(Dot(grad, grad));
+  if (!(length > 0))
+    return false;
+  *n = grad * ((g_is_a ? 1 : -1) / length);
+  return true;
+}
+
 // Edge mode's start, from the smooth geom g's shape function f: at the point of the edge's line
 // (through `on_line`, along `axis`) where f is least, ∇f is perpendicular to the line and is the
 // contact normal in the limit of the edge touching g (see BoxStart). *n is set from A to B (∇f
 // points out of g), left alone where ∇f vanishes (the line through g's centre).
 MJP_HD inline void EdgeStart(const ConvexGeom& g, const Vec3& on_line, const Vec3& axis,
                              bool g_is_a, Vec3* n) {
-  const Vec3 inv = InverseSemiAxes(g);
-  const Vec3 xl = RotateT(g.view.mat, on_line - Load3(g.view.pos));
-  const Vec3 vl = RotateT(g.view.mat, axis);
-  const Vec3 w0 = {xl.x * inv.x, xl.y * inv.y, xl.z * inv.z};  // E⁻¹ Rᵀ (x − p)
-  const Vec3 v = {vl.x * inv.x, vl.y * inv.y, vl.z * inv.z};
-  const Vec3 w = w0 - v * (Dot(w0, v) / Dot(v, v));
-  const Vec3 grad = Rotate(g.view.mat, {w.x * inv.x, w.y * inv.y, w.z * inv.z});
-  const double length = std::sqrt(Dot(grad, grad));
-  if (length > 0)
-    *n = grad * ((g_is_a ? 1 : -1) / length);
+  const ShapeLine line = ShapeLineOf(g, on_line, axis);
+  const Vec3 w = line.w - line.u * (Dot(line.w, line.u) / Dot(line.u, line.u));
+  ShapeNormalAt(g, line, w, g_is_a, n);
 }
 
 // A face's contact: unit axis from A to B, the other geom's deepest point q towards the face,
@@ -451,24 +470,13 @@ constexpr int kBoxStartSweeps = 3;
 // returns 2 (edge mode along axis 2) inside it, 3 at an end.
 MJP_HD inline int SegmentStart(const ConvexGeom& g, const ConvexGeom& segment, bool g_is_a, Vec3* n,
                                int* free_axis) {
-  const Vec3 inv = InverseSemiAxes(g);
   const double s = HalfExtent(segment, 2);
-  const Vec3 cl = RotateT(g.view.mat, Load3(segment.view.pos) - Load3(g.view.pos));
-  const Vec3 al = RotateT(g.view.mat, Column(segment.view.mat, 2));
-  const Vec3 w = {cl.x * inv.x, cl.y * inv.y, cl.z * inv.z};
-  const Vec3 u = {al.x * inv.x, al.y * inv.y, al.z * inv.z};
-  double z = -Dot(w, u) / Dot(u, u);
+  const ShapeLine line = ShapeLineOf(g, Load3(segment.view.pos), Column(segment.view.mat, 2));
+  double z = -Dot(line.w, line.u) / Dot(line.u, line.u);
   z = z > s ? s : (z < -s ? -s : z);
   const int bound = std::fabs(z) == s ? 3 : 2;
   *free_axis = bound == 3 ? -1 : 2;
-  // ∇f at x(z), up to a factor: R E⁻¹ (w + z u), pointing out of g.
-  const Vec3 at = w + u * z;
-  const Vec3 grad = Rotate(g.view.mat, {at.x * inv.x, at.y * inv.y, at.z * inv.z});
-  const double length = std::sqrt(Dot(grad, grad));
-  if (!(length > 0))
-    return 0;
-  *n = grad * ((g_is_a ? 1 : -1) / length);
-  return bound;
+  return ShapeNormalAt(g, line, line.w + line.u * z, g_is_a, n) ? bound : 0;
 }
 
 MJP_HD inline int BoxStart(const ConvexGeom& g, const ConvexGeom& box, bool g_is_a, Vec3* n,

@@ -97,14 +97,15 @@ int main(int argc, char** argv) {
   // unchanged pose, where an axis kept at the last visit would end every apart case for free (a
   // cache hit that stock has no counterpart of); bench-scene's replays, whose poses move from step
   // to step as in a simulation, keep the axes as fast mode does by default.
+  const PluginConfig stateless = {{"mode", "fast"}, {"coherence", "false"}};
+  PluginConfig counting = stateless;
+  counting["stats"] = "true";
   std::vector<PairScene> scenes, counted;
   for (const FastPair& p : pairs) {
-    scenes.push_back(PairScene::Create(p.type1, p.type2, kCases,
-                                       {{"mode", "fast"}, {"coherence", "false"}}, &error,
-                                       p.mesh_vertices, p.on_surface));
-    counted.push_back(PairScene::Create(
-        p.type1, p.type2, kCases, {{"mode", "fast"}, {"coherence", "false"}, {"stats", "true"}},
-        &error, p.mesh_vertices, p.on_surface));
+    scenes.push_back(PairScene::Create(p.type1, p.type2, kCases, stateless, &error, p.mesh_vertices,
+                                       p.on_surface));
+    counted.push_back(PairScene::Create(p.type1, p.type2, kCases, counting, &error, p.mesh_vertices,
+                                        p.on_surface));
     if (!scenes.back().ok() || !counted.back().ok()) {
       std::fprintf(stderr, "mjportal-bench-fast: %s\n", error.c_str());
       return 1;
