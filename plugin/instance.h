@@ -77,19 +77,7 @@ class InstanceState {
 
   // Mesh geom g as fast mode's solvers see it: MuJoCo's mesh plus its support field, if any.
   collision::MeshView FastMeshView(const mjModel* m, int g) const {
-    collision::MeshView mesh = MeshViewOf(m, g);
-    mesh.warm_start = true;
-    if (fields_ != nullptr) {
-      mesh.field = fields_->field(m->geom_dataid[g]);
-      mesh.hull_vert = fields_->hull(m->geom_dataid[g]);
-      mesh.field_res = fields_->res();
-      mesh.field_refine = config_.support_refine;
-      mesh.feature_walk = fields_->feature_walk(m->geom_dataid[g]);
-      mesh.faces = fields_->faces(m->geom_dataid[g]);
-      mesh.warm_cos2 = fields_->warm_cos2(m->geom_dataid[g]);
-      mesh.shape = fields_->shape(m->geom_dataid[g]);
-    }
-    return mesh;
+    return FastMeshViewOf(m, g, fields_.get(), config_.support_refine);
   }
 
   // Adds one call's solver path counts.

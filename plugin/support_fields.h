@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collision/contact.h"
+#include "plugin/mesh_view.h"
 
 namespace mjportal {
 
@@ -71,5 +72,26 @@ class ModelSupportFields {
   std::vector<std::int32_t> faces_;          // face tables of the meshes with large faces
   std::vector<long> faces_offset_;           // per mesh: start in faces_, or -1
 };
+
+// Mesh geom g as fast mode's solvers see it: MuJoCo's mesh (MeshViewOf) with warm-started
+// climbs and, from `fields` (when given), its support field (refined as `refine` says), widened
+// hull, feature walk, face table, warm cone and hull shape.
+inline collision::MeshView FastMeshViewOf(const mjModel* m, int g, const ModelSupportFields* fields,
+                                          bool refine) {
+  collision::MeshView mesh = MeshViewOf(m, g);
+  mesh.warm_start = true;
+  if (fields != nullptr) {
+    const int id = m->geom_dataid[g];
+    mesh.field = fields->field(id);
+    mesh.hull_vert = fields->hull(id);
+    mesh.field_res = fields->res();
+    mesh.field_refine = refine;
+    mesh.feature_walk = fields->feature_walk(id);
+    mesh.faces = fields->faces(id);
+    mesh.warm_cos2 = fields->warm_cos2(id);
+    mesh.shape = fields->shape(id);
+  }
+  return mesh;
+}
 
 }  // namespace mjportal

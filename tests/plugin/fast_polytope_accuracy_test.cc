@@ -15,12 +15,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "collision/convex_contact.h"
-#include "collision/support_field.h"
-#include "plugin/mesh_view.h"
 #include "plugin/support_fields.h"
 #include "tests/collision/polytope_reference.h"
 #include "tests/env_count.h"
@@ -66,23 +65,6 @@ Polytope MeshPolytope(const mjModel* m, int g) {
   return collision::reference::PolytopeFromTriangles(vertices, triangles);
 }
 
-// Mesh geom g as the plugin's fast mode hands it to the solvers (InstanceState::FastMeshView):
-// support field over `field` when the mesh is large enough, warm starts, the warm cone from the
-// hull size, feature walks up to its largest polygon, the shape that starts MPR (mpr_start.h).
-collision::MeshView FastView(const mjModel* m, int g, const std::vector<std::int32_t>& field,
-                             const collision::HullShape& shape) {
-  collision::MeshView mesh = MeshViewOf(m, g);
-  mesh.warm_start = true;
-  mesh.warm_cos2 = collision::support_field::WarmConeCos2(mesh.graph[0]);
-  if (!field.empty()) {
-    mesh.field = field.data();
-    mesh.field_res = 180;
-  }
-  mesh.feature_walk = LargestPolygon(m, m->geom_dataid[g]);
-  mesh.shape = &shape;
-  return mesh;
-}
-
 // Per solver setting: penetrating poses, missed contacts, depths off by more than 1e-6 of the
 // smaller size (the first few printed with a repro), the worst relative error.
 struct DepthTally {
@@ -112,22 +94,15 @@ TEST_P(FastPolytopeAccuracyTest, ExactDepthAndNoMissedContact) {
   const mjModel* m = scene.model();
   const mjData* d = scene.data();
 
-  // Per mesh: its polytope and its field, built once.
+  // Per mesh: its polytope, built once; the plugin's support fields, hull shapes and the rest
+  // (support_res 180).
   std::vector<Polytope> polytopes(m->nmesh);
-  std::vector<std::vector<std::int32_t>> fields(m->nmesh);
-  std::vector<collision::HullShape> shapes(m->nmesh);
   for (int g = 0; g < m->ngeom; ++g) {
     const int id = m->geom_dataid[g];
-    if (m->geom_type[g] != mjGEOM_MESH || !polytopes[id].vertices.empty())
-      continue;
-    polytopes[id] = MeshPolytope(m, g);
-    const collision::MeshView plain = MeshViewOf(m, g);
-    shapes[id] = collision::MeshShape(plain.vert, plain.nvert, plain.graph);
-    if (m->mesh_vertnum[id] >= kSupportFieldMinVertices) {
-      fields[id].resize(180 * 180);
-      collision::BuildSupportField(MeshViewOf(m, g), 180, fields[id].data());
-    }
+    if (m->geom_type[g] == mjGEOM_MESH && polytopes[id].vertices.empty())
+      polytopes[id] = MeshPolytope(m, g);
   }
+  const std::shared_ptr<const ModelSupportFields> fields = ModelSupportFields::Acquire(m, 180);
 
   const collision::CcdAlgorithm algorithms[2] = {collision::CcdAlgorithm::kAuto,
                                                  collision::CcdAlgorithm::kGjk};
@@ -162,15 +137,14 @@ TEST_P(FastPolytopeAccuracyTest, ExactDepthAndNoMissedContact) {
                                   : m->geom_rbound[c.geom1],
                  m->geom_rbound[c.geom2]);
 
-    // Fresh mesh views and tight settings per solve, as the plugin makes them per call.
+    // Fresh mesh views (InstanceState::FastMeshView's) and tight settings per solve, as the
+    // plugin makes them per call.
     const auto fresh = [&](collision::CcdAlgorithm algorithm) {
       if (t1 == mjGEOM_MESH) {
-        mesh_a =
-            FastView(m, c.geom1, fields[m->geom_dataid[c.geom1]], shapes[m->geom_dataid[c.geom1]]);
+        mesh_a = FastMeshViewOf(m, c.geom1, fields.get(), true);
         a.view.mesh = &mesh_a;
       }
-      mesh_b =
-          FastView(m, c.geom2, fields[m->geom_dataid[c.geom2]], shapes[m->geom_dataid[c.geom2]]);
+      mesh_b = FastMeshViewOf(m, c.geom2, fields.get(), true);
       b.view.mesh = &mesh_b;
       collision::ConvexSettings settings;
       settings.tolerance = 1e-10;
