@@ -105,7 +105,9 @@ INSTANTIATE_TEST_SUITE_P(BenchPairs, FastRestingAccuracyTest,
                                            RestingPair{mjGEOM_CYLINDER, mjGEOM_BOX},
                                            RestingPair{mjGEOM_CAPSULE, mjGEOM_ELLIPSOID},
                                            RestingPair{mjGEOM_ELLIPSOID, mjGEOM_CYLINDER},
-                                           RestingPair{mjGEOM_ELLIPSOID, mjGEOM_MESH, 200}),
+                                           RestingPair{mjGEOM_ELLIPSOID, mjGEOM_MESH, 200},
+                                           RestingPair{mjGEOM_CAPSULE, mjGEOM_MESH, 200},
+                                           RestingPair{mjGEOM_CYLINDER, mjGEOM_MESH, 200}),
                          RestingPairName);
 
 }  // namespace
