@@ -85,17 +85,19 @@ MJP_HD inline void StartEdge(Vec3 p, Vec3 q, Vec3* end1, Vec3* end2, Vec3* axis)
 // more than `tolerance`, and the smooth geom's deepest point towards the face projects into the
 // triangle. False (result untouched) otherwise; then *beyond is 0, 1 or 2 when that deepest
 // point lies outside the triangle beyond the edge opposite p1, p2 or p3 (the edge from p3 to p2,
-// from p3 to p1, or from p1 to p2), else -1.
+// from p3 to p1, or from p1 to p2), else -1; *face then holds the face's unit normal (oriented
+// like n) whenever the triangle has one.
 MJP_HD inline bool TriangleOptimum(const ConvexGeom& a, const ConvexGeom& b, bool mesh_a,
                                    const Vec3& p1, const Vec3& p2, const Vec3& p3, const Vec3& n,
                                    double reached, double tolerance, SmoothResult* result,
-                                   int* beyond) {
+                                   int* beyond, Vec3* face) {
   *beyond = -1;
   Vec3 axis = Cross(p2 - p1, p3 - p1);
   const double length = std::sqrt(Dot(axis, axis));
   if (!(length > 0))
     return false;
   axis = axis * ((Dot(axis, n) < 0 ? -1 : 1) / length);
+  *face = axis;
   const ConvexGeom& mesh = mesh_a ? a : b;
   const ConvexGeom& other = mesh_a ? b : a;
   // The mesh's extreme point along its outward direction (axis for A, −axis for B) must lie on
@@ -177,8 +179,9 @@ MJP_HD inline SmoothResult DistanceInSmoothFrame(const ConvexGeom& a, const Conv
       const double h = Dot(n, sa - sb);
       const double reached = h < h_last ? h : h_last;
       int beyond;
+      Vec3 face;
       if (smooth_mesh::TriangleOptimum(a, b, mesh_a, end1, end2, on_mesh, n, reached + tolerance,
-                                       tolerance, &result, &beyond)) {
+                                       tolerance, &result, &beyond, &face)) {
         if (result.dist < -deep)
           result.status = SmoothStatus::kUncertified;
         return result;
@@ -189,8 +192,6 @@ MJP_HD inline SmoothResult DistanceInSmoothFrame(const ConvexGeom& a, const Conv
         // Beyond the edge Newton is on, away from the third vertex: n crossed the edge's arc
         // past the face's normal. Back inside the arc, just short of that normal (turned away
         // from the third vertex), and Newton goes on along the edge.
-        Vec3 face = Cross(end2 - end1, on_mesh - end1);
-        face = face * ((Dot(face, n) < 0 ? -1 : 1) / std::sqrt(Dot(face, face)));
         Vec3 w = on_mesh - end1;
         w = w - axis * Dot(w, axis);
         w = w * (1 / std::sqrt(Dot(w, w)));
